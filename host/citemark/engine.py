@@ -1,0 +1,345 @@
+"""The engine: one request from answer to verdicts, streamed as each is ready.
+
+``Engine.verify`` parses the answer, starts one load per distinct source (a
+source cited by several claims is fetched and indexed once), and judges every
+(claim, citation) as soon as its source is readable: retrieve the best windows,
+score them with the model (batched with every other claim in flight), measure
+coverage and the number/name guards, combine into P(supported), and let
+``verdict.decide`` name the verdict. Verdicts come out of an async iterator in
+the order they finish, so the first badge appears before the last source is
+fetched. The CLI, the native host and the MCP server are thin adapters over it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+
+from citemark.answer import parse_answer
+from citemark.errors import CitemarkError, ExtractionError, SourceBlocked
+from citemark.models import registry
+from citemark.models.pack import ModelPack
+from citemark.scoring import guards
+from citemark.scoring.calibrate import Combiner, load_default
+from citemark.scoring.lexical import content_terms
+from citemark.scoring.nli import BatchingScorer, NLIScores, Scorer
+from citemark.scoring.retrieve import EvidenceIndex, Hit
+from citemark.settings import Settings
+from citemark.sources.cache import SourceCache
+from citemark.sources.extract import MIN_TEXT_CHARS
+from citemark.sources.fetch import CredentialLookup, Fetcher
+from citemark.sources.loader import LocalFilePolicy, SourceLoader
+from citemark.sources.resolve import resolve_reference, text_fragment_link
+from citemark.types import Citation, Claim, Document, Evidence, Label, ParsedAnswer, Report, Scores, Verdict
+from citemark.verdict import Decision, Measurement, decide, decide_failure
+
+__all__ = ["Engine"]
+
+log = logging.getLogger(__name__)
+
+LEXICAL_ONLY = "none (lexical-only: word overlap and number/name checks, no entailment model)"
+_AUTO = "auto"
+
+
+@dataclass(frozen=True, slots=True)
+class _Judged:
+    """The measurements of one window, kept for the one that decides."""
+
+    hit: Hit
+    nli: NLIScores | None
+    support: float
+
+
+class Engine:
+    """Long-lived verifier: owns the fetcher, the cache, the model session and the index cache."""
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        scorer: Scorer | None | str = _AUTO,
+        transport: httpx.AsyncBaseTransport | None = None,
+        credentials: CredentialLookup | None = None,
+        cache: SourceCache | None | str = _AUTO,
+    ) -> None:
+        self.settings = settings or Settings.load()
+        self.pack: ModelPack | None = None
+        if scorer == _AUTO:
+            self.pack = registry.resolve(self.settings)
+            scorer = _lazy_scorer(self.pack) if self.pack else None
+        self._scorer = BatchingScorer(scorer) if scorer is not None and not isinstance(scorer, str) else None
+        self.combiner = self._combiner()
+        if cache == _AUTO:
+            cache = SourceCache(self.settings.cache_dir / "sources.sqlite3")
+        self.cache = cache if isinstance(cache, SourceCache) else None
+        self.fetcher = Fetcher(self.settings, transport=transport, credentials=credentials)
+        self.loader = SourceLoader(self.settings, self.fetcher, self.cache)
+        self._indexes: OrderedDict[str, EvidenceIndex] = OrderedDict()
+
+    @property
+    def model_name(self) -> str:
+        return self._scorer.name if self._scorer else LEXICAL_ONLY
+
+    @property
+    def pairs_scored(self) -> int:
+        return self._scorer.pairs_scored if self._scorer else 0
+
+    def _combiner(self) -> Combiner:
+        if self._scorer is None:
+            return load_default("lexical")
+        if self.pack is not None and self.pack.combiner:
+            return Combiner.from_dict(self.pack.combiner)
+        return load_default(self._scorer.name)
+
+    async def aclose(self) -> None:
+        await self.fetcher.aclose()
+        if self.cache:
+            self.cache.close()
+
+    async def __aenter__(self) -> Engine:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def warm_up(self) -> None:
+        """Load the model now (otherwise the first claim pays for it)."""
+        if self._scorer is not None and hasattr(self._scorer.scorer, "load"):
+            self._scorer.scorer.load()
+
+    # ------------------------------------------------------------------ requests
+
+    async def report(self, answer: str | ParsedAnswer, **options: object) -> Report:
+        """All verdicts of one answer, collected (``verify`` streams them instead)."""
+        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(
+            answer, options.pop("fmt", None), page_url=options.pop("page_url", None)  # type: ignore[arg-type]
+        )
+        report = Report(unresolved=list(parsed.unresolved), model=self.model_name)
+        async for verdict in self.verify(parsed, **options):  # type: ignore[arg-type]
+            report.verdicts.append(verdict)
+        return report
+
+    async def verify(
+        self,
+        answer: str | ParsedAnswer,
+        *,
+        fmt: str | None = None,
+        page_url: str | None = None,
+        local_files: LocalFilePolicy = LocalFilePolicy(),
+    ) -> AsyncIterator[Verdict]:
+        """Yield one Verdict per (claim, citation), in the order they are ready."""
+        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
+        loads: dict[str, asyncio.Future[Document]] = {}
+        jobs: dict[asyncio.Future[Verdict], tuple[Claim, Citation]] = {}
+        for claim in parsed.claims:
+            for citation in claim.citations[: self.settings.max_citations]:
+                key = _source_key(citation)
+                if key not in loads:
+                    loads[key] = asyncio.ensure_future(self.loader.load(citation, local_files))
+                job = asyncio.ensure_future(self._judge(claim, citation, loads[key]))
+                jobs[job] = (claim, citation)
+        pending = set(jobs)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.settings.request_deadline
+        try:
+            while pending:
+                done, pending = await asyncio.wait(
+                    pending, timeout=max(0.0, deadline - loop.time()), return_when=asyncio.FIRST_COMPLETED
+                )
+                if not done:
+                    for job in pending:
+                        claim, citation = jobs[job]
+                        yield _failed(claim, citation, Decision(
+                            Label.UNVERIFIABLE, "deadline",
+                            f"Not finished within the {self.settings.request_deadline:.0f} s request limit.",
+                        ))
+                    break
+                for job in done:
+                    yield job.result()
+        finally:
+            for future in [*pending, *loads.values()]:
+                future.cancel()
+
+    async def verify_claim(self, claim: str, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> Verdict:
+        """One claim against one source: a URL, a local path (policy permitting) or text."""
+        if source.startswith(("http://", "https://", "doi:", "arXiv:", "arxiv:")):
+            citation = Citation(marker="1", url=source)
+        elif local_files.allow_any or local_files.directories:
+            citation = Citation(marker="1", path=source)
+        else:
+            citation = Citation(marker="1", text=source)
+        parsed = ParsedAnswer(claims=(Claim(text=claim, citations=(citation,)),), format="claim")
+        async for verdict in self.verify(parsed, local_files=local_files):
+            return verdict
+        raise AssertionError("one citation gives one verdict")
+
+    async def check_source(self, url: str) -> dict[str, object]:
+        """Reachability and what citemark reads from one source (no claim)."""
+        try:
+            document = await self.loader.load(Citation(url=url))
+        except CitemarkError as error:
+            decision = decide_failure(error)
+            return {"url": url, "reachable": False, "verdict": decision.label.value, "reason": decision.reason,
+                    "error": error.to_dict()}
+        return {
+            "url": url, "reachable": True, "final_url": document.final_url or document.url,
+            "title": document.title, "kind": document.kind, "text_chars": len(document.text),
+            "paywalled": document.paywalled, "retracted": document.retracted, "from_cache": document.from_cache,
+        }
+
+    # ------------------------------------------------------------------ judging
+
+    async def _judge(self, claim: Claim, citation: Citation, load: asyncio.Future[Document]) -> Verdict:
+        try:
+            document = await asyncio.shield(load)
+        except CitemarkError as error:
+            return _failed(claim, citation, decide_failure(error))
+        except ValueError as error:  # a URL the parser could not read
+            return _failed(claim, citation, decide_failure(SourceBlocked(f"malformed URL: {error}")))
+        if len(document.text.strip()) < MIN_TEXT_CHARS:
+            if document.paywalled:
+                return _failed(claim, citation, Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read."), document)
+            return _failed(claim, citation, decide_failure(ExtractionError(
+                "no readable text (the page may need JavaScript, or the PDF is scanned)")), document)
+        index = await self._index(document)
+        hits = index.search(claim.text, k=self.settings.evidence_windows)
+        if not hits:
+            decision = decide(_measure_nothing(claim.text, document))
+            return _verdict(claim, citation, decision, document, None, None)
+        nli: list[NLIScores | None] = [None] * len(hits)
+        if self._scorer is not None:
+            nli = list(await self._scorer.score([(hit.text, claim.text) for hit in hits]))
+        document_coverage = index.document_coverage(claim.text)
+        guard = guards.check(claim.text, hits[0].text, document.text)
+        judged = [
+            _Judged(hit, scores, self.combiner.probability(_features(hit, scores, document_coverage.weighted, guard)))
+            for hit, scores in zip(hits, nli)
+        ]
+        best = max(judged, key=lambda j: j.support)
+        on_topic = [j for j in judged if j.nli is not None and j.hit.coverage.terms >= 0.5]
+        contra = max(on_topic, key=lambda j: j.nli.contradiction) if on_topic else None  # type: ignore[union-attr]
+        guard = guards.check(claim.text, best.hit.text, document.text)
+        measurement = Measurement(
+            support=best.support,
+            threshold=self.combiner.threshold,
+            coverage=best.hit.coverage.terms,
+            document_coverage=document_coverage.weighted,
+            contradiction=contra.nli.contradiction if contra and contra.nli else None,
+            contradiction_coverage=contra.hit.coverage.terms if contra else 0.0,
+            context_coverage=_context_coverage(claim.text, best.hit, index),
+            guards=guard,
+            missing_terms=best.hit.coverage.missing,
+            retracted=document.retracted,
+            paywalled=document.paywalled,
+        )
+        decision = decide(measurement)
+        shown = contra if decision.label is Label.CONTRADICTED and decision.reason == "contradicted_by_source" and contra else best
+        scores = Scores(
+            support=best.support,
+            entailment=shown.nli.entailment if shown.nli else None,
+            contradiction=shown.nli.contradiction if shown.nli else None,
+            coverage=shown.hit.coverage.terms,
+            weighted_coverage=shown.hit.coverage.weighted,
+            retrieval=shown.hit.bm25,
+            number_mismatch=guard.number_mismatch,
+            entity_mismatch=guard.entity_mismatch,
+        )
+        return _verdict(claim, citation, decision, document, shown.hit, scores)
+
+    async def _index(self, document: Document) -> EvidenceIndex:
+        key = hashlib.sha1(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+        index = self._indexes.get(key)
+        if index is None:
+            index = await asyncio.to_thread(EvidenceIndex, document.text)
+            self._indexes[key] = index
+            while len(self._indexes) > 64:
+                self._indexes.popitem(last=False)
+        else:
+            self._indexes.move_to_end(key)
+        return index
+
+
+def _features(hit: Hit, nli: NLIScores | None, document_coverage: float, guard: guards.GuardResult) -> dict[str, float]:
+    features = {
+        "coverage": hit.coverage.terms,
+        "weighted_coverage": hit.coverage.weighted,
+        "bigrams": hit.coverage.bigrams,
+        "document_coverage": document_coverage,
+        "missing_numbers": float(bool(guard.missing_numbers)),
+        "missing_names": float(bool(guard.missing_names)),
+    }
+    if nli is not None:
+        features["entailment"] = nli.entailment
+        features["contradiction"] = nli.contradiction
+    return features
+
+
+def _context_coverage(claim: str, hit: Hit, index: EvidenceIndex) -> float:
+    """Coverage of the claim's words that are not figures: "is everything but the number here?"."""
+    words = [term for term in content_terms(claim) if not term[0].isdigit()]
+    if not words:
+        return 0.0
+    present = set(index.window_terms(hit.window))
+    distinct = set(words)
+    return len(distinct & present) / len(distinct)
+
+
+def _measure_nothing(claim: str, document: Document) -> Measurement:
+    return Measurement(
+        support=0.0, threshold=1.0, coverage=0.0, document_coverage=0.0, contradiction=None,
+        contradiction_coverage=0.0, guards=guards.GuardResult(), retracted=document.retracted,
+        paywalled=document.paywalled, has_claim=bool(content_terms(claim)),
+    )
+
+
+def _verdict(
+    claim: Claim, citation: Citation, decision: Decision, document: Document, hit: Hit | None, scores: Scores | None
+) -> Verdict:
+    evidence = None
+    if hit is not None:
+        link = None
+        url = document.final_url or document.url or citation.url
+        if url and url.startswith(("http://", "https://")):
+            page = document.page_of(hit.window.start)
+            link = f"{url.split('#')[0]}#page={page}" if page else text_fragment_link(url, hit.text)
+        evidence = Evidence(
+            quote=hit.text, start=hit.window.start, end=hit.window.end, link=link,
+            page=document.page_of(hit.window.start),
+        )
+    return Verdict(
+        claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
+        explanation=decision.explanation, scores=scores, evidence=evidence,
+        source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
+    )
+
+
+def _failed(claim: Claim, citation: Citation, decision: Decision, document: Document | None = None) -> Verdict:
+    return Verdict(
+        claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
+        explanation=decision.explanation, source_title=(document.title if document else None) or citation.title,
+        claim_index=claim.index,
+    )
+
+
+def _source_key(citation: Citation) -> str:
+    if citation.url:
+        try:
+            return "url:" + resolve_reference(citation.url)
+        except ValueError:
+            return "url:" + citation.url
+    if citation.path:
+        return "path:" + str(Path(citation.path).expanduser())
+    return "text:" + hashlib.sha1((citation.text or "").encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _lazy_scorer(pack: ModelPack) -> Scorer:
+    from citemark.models.runtime import PackScorer
+
+    return PackScorer(pack, threads=None)

@@ -1,0 +1,185 @@
+"""Run any model pack with onnxruntime + tokenizers: lazy, batched, one session per process.
+
+Sessions are created on first use (the native host answers ``hello`` long before
+a model is needed) and shared by every request of the process. Pairs are
+tokenized without padding, sorted by length and padded per batch, so short
+windows cost little. Graphs exported with a fixed sequence length are made
+dynamic in memory when the ``onnx`` package is available, else fed padded to
+that length.
+
+int8 models quantise activations per batch tensor, so a pair's scores can move
+by a few thousandths depending on its batch-mates (tested within 0.02).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections.abc import Sequence
+
+import numpy as np
+
+from citemark.errors import ModelPackInvalid
+from citemark.models.pack import ModelPack, PartSpec
+from citemark.scoring.nli import NLIScores
+
+__all__ = ["OnnxClassifier", "PackScorer"]
+
+log = logging.getLogger(__name__)
+
+BATCH_SIZE = 16
+
+
+class OnnxClassifier:
+    """One ONNX sequence-pair classifier; ``probabilities`` returns softmax rows."""
+
+    def __init__(self, part: PartSpec, threads: int | None = None) -> None:
+        self.part = part
+        self.threads = threads or min(4, os.cpu_count() or 1)
+        self._lock = threading.Lock()
+        self._session = None
+        self._tokenizer = None
+        self._pad_id = 0
+        self._pad_to: int | None = None
+        self._input_names: set[str] = set()
+
+    def load(self) -> None:
+        with self._lock:
+            if self._session is None:
+                self._load()
+
+    def _load(self) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        try:
+            tokenizer = Tokenizer.from_file(str(self.part.tokenizer))
+        except Exception as error:  # tokenizers raises a bare Exception on bad files
+            raise ModelPackInvalid(f"{self.part.tokenizer}: unreadable tokenizer ({error})") from None
+        if tokenizer.padding:
+            self._pad_id = int(tokenizer.padding.get("pad_id", 0))
+        tokenizer.no_padding()
+        strategy = "only_second" if self.part.input_order == "claim_evidence" else "only_first"
+        tokenizer.enable_truncation(self.part.max_length, strategy=strategy)
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        model: str | bytes = str(self.part.onnx)
+        if self.part.fixed_length:
+            model = _dynamic_graph(self.part) or model
+            if isinstance(model, str):
+                self._pad_to = self.part.fixed_length
+        try:
+            session = ort.InferenceSession(model, options, providers=["CPUExecutionProvider"])
+        except Exception as error:  # onnxruntime raises its own Fail/InvalidGraph types
+            raise ModelPackInvalid(f"{self.part.onnx}: cannot load ONNX model ({error})") from None
+        self._input_names = {i.name for i in session.get_inputs()}
+        outputs = session.get_outputs()
+        if len(outputs) < 1 or outputs[0].shape[-1] not in (len(self.part.labels), None) and not isinstance(
+            outputs[0].shape[-1], str
+        ):
+            raise ModelPackInvalid(f"{self.part.onnx}: output width does not match {len(self.part.labels)} labels")
+        self._tokenizer, self._session = tokenizer, session
+
+    def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        """Softmax over the part's labels for each (evidence, claim) pair."""
+        if self._session is None:
+            self.load()
+        assert self._tokenizer is not None and self._session is not None
+        if not pairs:
+            return np.zeros((0, len(self.part.labels)), dtype=np.float32)
+        ordered = [(c, e) if self.part.input_order == "claim_evidence" else (e, c) for e, c in pairs]
+        encodings = self._tokenizer.encode_batch(ordered)
+        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
+        result = np.zeros((len(pairs), len(self.part.labels)), dtype=np.float32)
+        for start in range(0, len(order), BATCH_SIZE):
+            chosen = order[start : start + BATCH_SIZE]
+            logits = self._run([encodings[i] for i in chosen])
+            result[chosen] = _softmax(logits)
+        return result
+
+    def _run(self, encodings: list) -> np.ndarray:
+        width = self._pad_to or max(len(e.ids) for e in encodings)
+        ids = np.full((len(encodings), width), self._pad_id, dtype=np.int64)
+        mask = np.zeros_like(ids)
+        types = np.zeros_like(ids)
+        for row, encoding in enumerate(encodings):
+            n = min(len(encoding.ids), width)
+            ids[row, :n] = encoding.ids[:n]
+            mask[row, :n] = 1
+            types[row, :n] = encoding.type_ids[:n]
+        feed = {"input_ids": ids, "attention_mask": mask}
+        if "token_type_ids" in self._input_names:
+            feed["token_type_ids"] = types if self.part.token_type_ids else np.zeros_like(ids)
+        return self._session.run(None, feed)[0]  # type: ignore[union-attr]
+
+
+class PackScorer:
+    """A model pack as a ``Scorer``: maps each task's outputs to entail/neutral/contradict."""
+
+    def __init__(self, pack: ModelPack, threads: int | None = None) -> None:
+        self.pack = pack
+        self.name = pack.name
+        self.parts = {role: OnnxClassifier(spec, threads) for role, spec in pack.parts.items()}
+
+    def load(self) -> None:
+        for part in self.parts.values():
+            part.load()
+
+    def score(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
+        if self.pack.task == "nli3":
+            part = self.parts["nli"]
+            probs = part.probabilities(pairs)
+            index = {label: i for i, label in enumerate(part.part.labels)}
+            return [
+                NLIScores(float(p[index["entailment"]]), float(p[index["neutral"]]), float(p[index["contradiction"]]))
+                for p in probs
+            ]
+        contradiction = self._column("contradiction", "contradiction", pairs)
+        addresses = self._column("addresses", "addresses", pairs)
+        # The detector says "contradicts or not"; the judge says "addresses the claim
+        # (entails or contradicts) or not". Entailment = addressed and not contradicted.
+        result = []
+        for c, a in zip(contradiction, addresses):
+            entail = float(a * (1.0 - c))
+            result.append(NLIScores(entail, max(0.0, 1.0 - entail - float(c)), float(c)))
+        return result
+
+    def _column(self, role: str, label: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
+        part = self.parts[role]
+        return part.probabilities(pairs)[:, part.part.labels.index(label)]
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    exp = np.exp(shifted)
+    return exp / exp.sum(axis=-1, keepdims=True)
+
+
+def _dynamic_graph(part: PartSpec) -> bytes | None:
+    """The graph with its sequence dimension made symbolic, or None if that cannot be done."""
+    try:
+        import onnx
+    except ImportError:
+        log.info("onnx not installed: %s runs padded to %d tokens", part.onnx.name, part.fixed_length)
+        return None
+    model = onnx.load(str(part.onnx))
+    for tensor in list(model.graph.input) + list(model.graph.output):
+        dims = tensor.type.tensor_type.shape.dim
+        if len(dims) >= 2 and tensor.name != "logits":
+            dims[1].Clear()
+            dims[1].dim_param = "sequence"
+    data = model.SerializeToString()
+    try:
+        import onnxruntime as ort
+
+        probe = ort.InferenceSession(data, providers=["CPUExecutionProvider"])
+        feed = {i.name: np.ones((1, 7), dtype=np.int64) for i in probe.get_inputs()}
+        probe.run(None, feed)
+    except Exception as error:  # the graph bakes the length in somewhere: keep it fixed
+        log.info("%s cannot run with dynamic length (%s); padding instead", part.onnx.name, error)
+        return None
+    return data

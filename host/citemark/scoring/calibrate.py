@@ -1,0 +1,89 @@
+"""The combiner: one calibrated P(supported) from the model's probabilities and cheap features.
+
+Neither signal is enough alone: word overlap misses paraphrase, a small
+cross-encoder misses "adds a detail". A logistic regression over both, fitted on
+the training data (``train/fit_combiner.py``) and checked on the dev sets, turns
+them into one probability whose threshold means the same for every model.
+
+A pack may carry its own combiner (``"combiner"`` in its manifest); lexical-only
+mode and packs without one use the defaults in ``combiners.json`` beside this
+module, fitted the same way.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["Combiner", "FEATURES_LEXICAL", "FEATURES_MODEL", "fit", "load_default"]
+
+FEATURES_LEXICAL = ("coverage", "weighted_coverage", "bigrams", "document_coverage", "missing_numbers", "missing_names")
+FEATURES_MODEL = ("entailment", "contradiction", *FEATURES_LEXICAL)
+
+_DEFAULTS = Path(__file__).with_name("combiners.json")
+
+
+@dataclass(frozen=True, slots=True)
+class Combiner:
+    """``P(supported) = sigmoid(bias + Σ weight·feature)`` and the threshold to call it supported."""
+
+    features: tuple[str, ...]
+    weights: tuple[float, ...]
+    bias: float
+    threshold: float = 0.5
+    fitted_on: str = ""
+
+    def probability(self, values: Mapping[str, float]) -> float:
+        z = self.bias + sum(w * float(values.get(f, 0.0)) for f, w in zip(self.features, self.weights))
+        return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+    def to_dict(self) -> dict:
+        return {
+            "features": list(self.features), "weights": [round(w, 6) for w in self.weights],
+            "bias": round(self.bias, 6), "threshold": round(self.threshold, 4), "fitted_on": self.fitted_on,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping) -> Combiner:
+        features = tuple(data["features"])
+        weights = tuple(float(w) for w in data["weights"])
+        if len(features) != len(weights):
+            raise ValueError("combiner: features and weights differ in length")
+        return cls(features, weights, float(data["bias"]), float(data.get("threshold", 0.5)), str(data.get("fitted_on", "")))
+
+
+def load_default(kind: str) -> Combiner:
+    """The shipped combiner for ``kind``: "lexical", or a model name with a fitted entry."""
+    table = json.loads(_DEFAULTS.read_text(encoding="utf-8")) if _DEFAULTS.exists() else {}
+    if kind in table:
+        return Combiner.from_dict(table[kind])
+    if kind == "lexical":
+        return Combiner(FEATURES_LEXICAL, (1.0, 5.0, 1.0, 1.0, -2.0, -1.5), -4.5, 0.5, "hand-set")
+    return Combiner(FEATURES_MODEL, (4.0, -3.0, 1.0, 3.0, 0.5, 0.5, -2.0, -1.5), -5.0, 0.5, "hand-set")
+
+
+def fit(
+    rows: Sequence[Mapping[str, float]], labels: Sequence[bool], features: Sequence[str],
+    *, l2: float = 1.0, iterations: int = 500,
+) -> tuple[tuple[float, ...], float]:
+    """L2-regularised logistic regression by Newton's method; returns (weights, bias)."""
+    x = np.array([[float(r.get(f, 0.0)) for f in features] for r in rows], dtype=np.float64)
+    y = np.array(labels, dtype=np.float64)
+    x = np.hstack([x, np.ones((len(x), 1))])
+    w = np.zeros(x.shape[1])
+    penalty = np.eye(x.shape[1]) * l2
+    penalty[-1, -1] = 0.0  # the bias is not shrunk
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        gradient = x.T @ (p - y) + penalty @ w
+        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return tuple(float(v) for v in w[:-1]), float(w[-1])

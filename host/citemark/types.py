@@ -1,0 +1,219 @@
+"""The value types every layer shares: claims, citations, sources, evidence, verdicts.
+
+They are plain frozen dataclasses with ``to_dict`` methods; the JSON shapes they
+produce are the stable output of the CLI (``--json``), the native host and MCP.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = [
+    "Citation",
+    "Claim",
+    "Document",
+    "Evidence",
+    "Label",
+    "ParsedAnswer",
+    "Report",
+    "Scores",
+    "Unresolved",
+    "Verdict",
+]
+
+
+class Label(enum.StrEnum):
+    """The verdict vocabulary (docs/verdicts.md); every door uses these words."""
+
+    SUPPORTED = "supported"
+    PARTIAL = "partial"
+    CONTRADICTED = "contradicted"
+    UNSUPPORTED = "unsupported"
+    UNREACHABLE = "unreachable"
+    PAYWALLED = "paywalled"
+    RETRACTED = "retracted"
+    UNVERIFIABLE = "unverifiable"
+
+
+@dataclass(frozen=True, slots=True)
+class Citation:
+    """Where a claim says its support comes from.
+
+    Exactly one of ``url``, ``path`` (a local file, CLI only) or ``text`` (the
+    source given inline) is set. ``marker`` is what the answer showed ("1" for
+    ``[1]``, a link label, or the extension's element reference).
+    """
+
+    marker: str | None = None
+    url: str | None = None
+    title: str | None = None
+    path: str | None = None
+    text: str | None = None
+    ref: str | None = None  # the extension's id for the link element it sent
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"marker": self.marker, "url": self.url}
+        for name in ("title", "path", "ref"):
+            if getattr(self, name):
+                data[name] = getattr(self, name)
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One sentence of the answer, markers removed, with the citations it carries."""
+
+    text: str
+    citations: tuple[Citation, ...]
+    index: int = 0  # position of the sentence in the answer
+
+
+@dataclass(frozen=True, slots=True)
+class Unresolved:
+    """A citation marker the answer uses but never defines (e.g. ``[4]`` with 3 sources)."""
+
+    marker: str
+    claim: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"marker": self.marker, "claim": self.claim}
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedAnswer:
+    claims: tuple[Claim, ...]
+    unresolved: tuple[Unresolved, ...] = ()
+    format: str = "markdown"
+
+    @property
+    def citation_count(self) -> int:
+        return sum(len(claim.citations) for claim in self.claims)
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """A source after fetching and extraction: its text is what offsets point into."""
+
+    url: str
+    text: str
+    title: str | None = None
+    kind: str = "html"  # html | pdf | text
+    final_url: str | None = None
+    page_starts: tuple[int, ...] = ()  # PDF: offset where each page begins
+    paywalled: bool = False
+    retracted: str | None = None  # the retraction notice, when one was found
+    from_cache: bool = False
+
+    def page_of(self, offset: int) -> int | None:
+        """1-based PDF page holding ``offset``, or None for non-paged sources."""
+        if not self.page_starts:
+            return None
+        page = 0
+        for index, start in enumerate(self.page_starts):
+            if start <= offset:
+                page = index
+        return page + 1
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """The passage that decided a verdict, located exactly in the source text."""
+
+    quote: str
+    start: int
+    end: int
+    link: str | None = None  # the source URL with a #:~:text= fragment
+    page: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"quote": self.quote, "start": self.start, "end": self.end, "link": self.link}
+        if self.page is not None:
+            data["page"] = self.page
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    """The signals behind a verdict; model fields are None in lexical-only mode."""
+
+    support: float  # the final P(supported) the decision used
+    entailment: float | None = None
+    contradiction: float | None = None
+    coverage: float = 0.0  # share of the claim's content words in the evidence
+    weighted_coverage: float = 0.0  # the same, rare words weighted up
+    retrieval: float = 0.0  # BM25 of the best window
+    number_mismatch: bool = False
+    entity_mismatch: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One citation of one claim, judged."""
+
+    claim: str
+    citation: Citation
+    label: Label
+    reason: str  # a stable reason code, e.g. "entailed", "number_mismatch"
+    explanation: str  # the reason in plain words, for badges and reports
+    scores: Scores | None = None
+    evidence: Evidence | None = None
+    source_title: str | None = None
+    missing: tuple[str, ...] = ()  # for "partial": claim words the source lacks
+    claim_index: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim,
+            "citation": self.citation.to_dict(),
+            "verdict": self.label.value,
+            "reason": self.reason,
+            "explanation": self.explanation,
+            "scores": self.scores.to_dict() if self.scores else None,
+            "evidence": self.evidence.to_dict() if self.evidence else None,
+            "source_title": self.source_title,
+            "missing": list(self.missing),
+            "claim_index": self.claim_index,
+        }
+
+
+@dataclass(slots=True)
+class Report:
+    """All verdicts of one request, with the summary and the model that judged."""
+
+    verdicts: list[Verdict] = field(default_factory=list)
+    unresolved: list[Unresolved] = field(default_factory=list)
+    model: str = "none (lexical-only)"
+
+    def summary(self) -> dict[str, Any]:
+        counts = {label.value: 0 for label in Label}
+        for verdict in self.verdicts:
+            counts[verdict.label.value] += 1
+        return {
+            "citations": len(self.verdicts),
+            "counts": counts,
+            "unresolved": len(self.unresolved),
+            "text": summary_text(counts, len(self.verdicts)),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        ordered = sorted(self.verdicts, key=lambda v: v.claim_index)
+        return {
+            "verdicts": [v.to_dict() for v in ordered],
+            "unresolved": [u.to_dict() for u in self.unresolved],
+            "summary": self.summary(),
+            "model": self.model,
+        }
+
+
+def summary_text(counts: dict[str, int], total: int) -> str:
+    """ "7 of 9 citations supported, 1 contradicted, 1 unreachable"."""
+    if not total:
+        return "no citations found"
+    parts = [f"{counts.get('supported', 0)} of {total} citation{'s' if total != 1 else ''} supported"]
+    parts += [f"{n} {label}" for label, n in counts.items() if label != "supported" and n]
+    return ", ".join(parts)

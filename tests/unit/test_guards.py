@@ -1,0 +1,41 @@
+import pytest
+
+from citemark.scoring.guards import check, entities, numbers
+
+SOURCE = "Revenue grew 21% in 2019 to $3,512,000. The company, founded by Ada Lovelace, is based in Oxford. It has three offices."
+
+
+@pytest.mark.parametrize(
+    ("claim", "missing"),
+    [
+        ("Revenue grew 21 percent in 2019.", ()),
+        ("Revenue reached about 3.5 million dollars.", ()),  # rounded figure with a scale word
+        ("The company has 3 offices.", ()),  # digits match words
+        ("Revenue grew 12% in 2019.", ("12%",)),
+        ("Revenue grew 21% in 2016.", ("2016",)),  # years must match exactly
+        ("Revenue grew to $3,500,000.", ("3,500,000",)),  # an exact figure is not rounded
+    ],
+)
+def test_every_figure_of_the_claim_must_be_in_the_source(claim, missing):
+    assert check(claim, SOURCE, SOURCE).missing_numbers == missing
+
+
+def test_a_missing_figure_conflicts_when_the_evidence_gives_another_of_its_kind():
+    result = check("Revenue grew 12% in 2019.", "Revenue grew 21% in 2019.", SOURCE)
+    assert result.conflicting_numbers == ("12%",)
+    assert check("Revenue grew in 2016.", "The firm is based in Oxford.", SOURCE).conflicting_numbers == ()
+
+
+def test_names_must_appear_in_the_source():
+    assert check("The company is based in Cambridge.", SOURCE, SOURCE).missing_names == ("Cambridge",)
+    assert check("Ada Lovelace founded the company in Oxford.", SOURCE, SOURCE).missing_names == ()
+
+
+def test_sentence_initial_common_words_are_not_names():
+    assert entities("However, the firm grew. In 2019 it moved.") == []
+    assert entities("The Guardian reported it.") == ["Guardian"]
+
+
+def test_numbers_normalise_spellings():
+    values = {q.value for q in numbers("1,200 people, 3.5 million users, 15%, the 21st time, twelve cats")}
+    assert {1200.0, 3_500_000.0, 15.0, 21.0, 12.0} <= values

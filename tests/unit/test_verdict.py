@@ -1,0 +1,75 @@
+import pytest
+
+from citemark.errors import (
+    ExtractionError,
+    LocalFileRefused,
+    RobotsDisallowed,
+    SourceBlocked,
+    SourceTooLarge,
+    SourceUnreachable,
+)
+from citemark.scoring.guards import GuardResult
+from citemark.types import Label
+from citemark.verdict import Measurement, decide, decide_failure
+
+
+def measure(**changes) -> Measurement:
+    values = dict(
+        support=0.9, threshold=0.5, coverage=0.9, document_coverage=0.9, contradiction=0.02,
+        contradiction_coverage=0.9, context_coverage=0.9, guards=GuardResult(),
+    )
+    values.update(changes)
+    return Measurement(**values)
+
+
+@pytest.mark.parametrize(
+    ("changes", "label", "reason"),
+    [
+        ({}, Label.SUPPORTED, "entailed"),
+        ({"retracted": "RETRACTED: fabricated data"}, Label.RETRACTED, "retraction_notice"),
+        ({"has_claim": False}, Label.UNVERIFIABLE, "no_claim"),
+        ({"support": 0.1, "contradiction": 0.97}, Label.CONTRADICTED, "contradicted_by_source"),
+        # a confident contradiction in a window that is not about the claim does not count
+        ({"support": 0.1, "contradiction": 0.97, "contradiction_coverage": 0.2, "coverage": 0.2, "document_coverage": 0.2},
+         Label.UNSUPPORTED, "not_found"),
+        # a supporting window wins over a contradicting one elsewhere
+        ({"contradiction": 0.97}, Label.SUPPORTED, "entailed"),
+        ({"support": 0.2, "guards": GuardResult(("12%",), ("12%",), ())}, Label.CONTRADICTED, "number_conflict"),
+        ({"guards": GuardResult(("12%",), (), ())}, Label.PARTIAL, "number_missing"),
+        ({"guards": GuardResult((), (), ("Cambridge",))}, Label.PARTIAL, "name_missing"),
+        ({"support": 0.35, "coverage": 0.7}, Label.PARTIAL, "partly_stated"),
+        ({"support": 0.1, "coverage": 0.3, "document_coverage": 0.1}, Label.UNSUPPORTED, "not_found"),
+        ({"support": 0.1, "coverage": 0.4, "document_coverage": 0.6}, Label.UNSUPPORTED, "not_entailed"),
+        ({"support": 0.1, "paywalled": True}, Label.PAYWALLED, "paywall"),
+        # lexical-only: no model contradiction, still never supported with a wrong figure
+        ({"contradiction": None, "guards": GuardResult(("1925",), (), ())}, Label.PARTIAL, "number_missing"),
+    ],
+)
+def test_decision_table(changes, label, reason):
+    decision = decide(measure(**changes))
+    assert (decision.label, decision.reason) == (label, reason)
+    assert decision.explanation
+
+
+def test_number_conflict_needs_the_rest_of_the_claim_to_match():
+    decision = decide(measure(support=0.2, context_coverage=0.4, guards=GuardResult(("12%",), ("12%",), ())))
+    assert decision.label is not Label.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    ("error", "label", "reason"),
+    [
+        (SourceUnreachable("HTTP 404 Not Found", status=404), Label.UNREACHABLE, "unreachable"),
+        (SourceUnreachable("HTTP 402", status=402), Label.PAYWALLED, "login_required"),
+        (SourceUnreachable("timed out"), Label.UNREACHABLE, "unreachable"),
+        (RobotsDisallowed("robots.txt disallows it"), Label.UNREACHABLE, "robots_disallowed"),
+        (SourceBlocked("private address"), Label.UNREACHABLE, "blocked_by_policy"),
+        (LocalFileRefused("no local files"), Label.UNREACHABLE, "local_file_refused"),
+        (SourceTooLarge("too big"), Label.UNVERIFIABLE, "too_large"),
+        (ExtractionError("scanned PDF"), Label.UNVERIFIABLE, "no_text"),
+    ],
+)
+def test_unusable_sources_are_never_unsupported_or_contradicted(error, label, reason):
+    decision = decide_failure(error)
+    assert (decision.label, decision.reason) == (label, reason)
+    assert decision.label not in {Label.UNSUPPORTED, Label.CONTRADICTED}
