@@ -167,7 +167,7 @@ def _verify(args: argparse.Namespace) -> int:
     if args.threshold is not None:
         if not 0 <= args.threshold <= 1:
             raise InputError("--threshold is a share between 0 and 1")
-        failed = failed or (total and counts[Label.SUPPORTED.value] / total < args.threshold)
+        failed = failed or (counts[Label.SUPPORTED.value] / total if total else 0.0) < args.threshold
     if args.strict:
         failed = failed or counts[Label.SUPPORTED.value] != total or bool(report.unresolved)
     return EXIT_FAILED if failed else EXIT_OK

@@ -222,7 +222,7 @@ class Engine:
             _Judged(hit, scores, self.combiner.probability(_features(hit, scores, document_coverage.weighted, guard)))
             for hit, scores in zip(hits, nli)
         ]
-        best = max(judged, key=lambda j: j.support)
+        best = _most_precise(judged)
         on_topic = [j for j in judged if j.nli is not None and j.hit.coverage.terms >= 0.5]
         contra = max(on_topic, key=lambda j: j.nli.contradiction) if on_topic else None  # type: ignore[union-attr]
         guard = guards.check(claim.text, best.hit.text, document.text)
@@ -279,6 +279,13 @@ def _features(hit: Hit, nli: NLIScores | None, document_coverage: float, guard: 
         features["entailment"] = nli.entailment
         features["contradiction"] = nli.contradiction
     return features
+
+
+def _most_precise(judged: list[_Judged]) -> _Judged:
+    """The best-supported window; among near-ties the shortest, so the quote is precise."""
+    top = max(j.support for j in judged)
+    close = [j for j in judged if j.support >= top - 0.02]
+    return min(close, key=lambda j: (j.hit.window.last - j.hit.window.first, -j.support))
 
 
 def _context_coverage(claim: str, hit: Hit, index: EvidenceIndex) -> float:

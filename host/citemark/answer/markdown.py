@@ -34,6 +34,7 @@ _MARKERS = re.compile(
     r"(?:\s*(?:\[\s*\^?\d+(?:\s*[,–-]\s*\d+)*\s*\]|\[\^[\w-]+\]|【\d+(?:†[^】]*)?】))+"
 )
 _REFERENCE_LINK = re.compile(r"\[([^\]]+)\]\[([^\]]*)\]")
+_LOCAL_PATH = re.compile(r"(?:^|(?<=\s))((?:file://|~/|\.{0,2}/)[^\s<>\"']+)")  # CLI answers may cite files
 _BARE_URL = re.compile(r"<?(" + _URL + r")>?")
 _ENTRY = re.compile(
     r"^\s*(?:[-*+•]\s*)?(?:\[(\^?\d+)\]|(\d+)[.)]|\^(\d+))?\s*[:.\-–]?\s*(.*)$"
@@ -89,7 +90,7 @@ def _source_list(section: str) -> dict[str, Citation]:
         number = entry.group(1) or entry.group(2) or entry.group(3)
         rest = entry.group(4)
         link = _LINK.search(rest)
-        url_match = _BARE_URL.search(rest)
+        url_match = _BARE_URL.search(rest) or _LOCAL_PATH.search(rest)
         if link:
             url, title = link.group(2), link.group(1).strip() or None
             if title and title == url:

@@ -112,8 +112,8 @@ def html_to_text(html: str, *, url: str = "", extractor: str = "auto") -> tuple[
         text = fallback
     teaser = len(text) < 1500
     paywalled = teaser and (paywall_marked or bool(_PAYWALL_PHRASES.search(fallback)))
-    if len(text) < MIN_TEXT_CHARS and _JS_ONLY.search(html):
-        text = ""
+    if len(text) < 300 and _JS_ONLY.search(text or html):
+        text = ""  # only a "please enable JavaScript" shell was served
     return text, title, paywalled
 
 
