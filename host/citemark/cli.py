@@ -299,7 +299,14 @@ def _cache_clear(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- the other doors
 
 #: Subcommands served by their own modules: (name, help, module with ``run(args)``).
-_DOORS: list[tuple[str, str, str]] = []
+_DOORS: list[tuple[str, str, str]] = [
+    ("host", "serve the browser extension over native messaging (browsers start this)", "citemark.native"),
+    ("mcp", "serve MCP on stdio for desktop agents", "citemark.mcpserver"),
+    ("install", "register the native host with browsers", "citemark.install"),
+    ("uninstall", "remove what install registered", "citemark.install"),
+    ("doctor", "check the host registration, model and cache", "citemark.install"),
+    ("auth", "credentials for sources that need your own access (kept in the OS keyring)", "citemark.cli_auth"),
+]
 
 
 def _door(module: str, name: str):  # noqa: ANN202
@@ -313,6 +320,29 @@ def _door(module: str, name: str):  # noqa: ANN202
 
 def _door_arguments(name: str, parser: argparse.ArgumentParser) -> None:
     """Arguments of the subcommands that live in other modules."""
+    if name == "host":
+        parser.add_argument("origin", nargs="?", help="chrome-extension://ID/ (Chromium) or the manifest path (Firefox)")
+        parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
+    elif name in ("install", "uninstall", "doctor"):
+        parser.set_defaults(install_command=name)
+        parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
+        parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
+        if name == "install":
+            parser.add_argument("--browser", action="append",
+                                choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
+                                help="repeatable; default: the browsers found for this user")
+            parser.add_argument("--extension-id", action="append", help="also allow this Chromium extension id")
+    elif name == "auth":
+        actions = parser.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
+        setting = actions.add_parser("set", help="store a credential for one host (asks for the value)")
+        setting.add_argument("host")
+        kind = setting.add_mutually_exclusive_group()
+        kind.add_argument("--header", default="Authorization", help="header to send (default: Authorization)")
+        kind.add_argument("--cookie", action="store_true", help="send the value as the Cookie header")
+        setting.add_argument("--value-from-stdin", action="store_true", help="read the value from stdin, not a prompt")
+        actions.add_parser("list", help="hosts with a stored credential (values are never shown)")
+        removing = actions.add_parser("remove", help="delete the credential of a host")
+        removing.add_argument("host")
 
 
 if __name__ == "__main__":

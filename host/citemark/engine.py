@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -28,8 +28,9 @@ from citemark.models import registry
 from citemark.models.pack import ModelPack
 from citemark.scoring import guards
 from citemark.scoring.calibrate import Combiner, load_default
+from citemark.scoring.features import measure
 from citemark.scoring.lexical import content_terms
-from citemark.scoring.nli import BatchingScorer, NLIScores, Scorer
+from citemark.scoring.nli import BatchingScorer, Scorer
 from citemark.scoring.retrieve import EvidenceIndex, Hit
 from citemark.settings import Settings
 from citemark.sources.cache import SourceCache
@@ -40,21 +41,12 @@ from citemark.sources.resolve import resolve_reference, text_fragment_link
 from citemark.types import Citation, Claim, Document, Evidence, Label, ParsedAnswer, Report, Scores, Verdict
 from citemark.verdict import Decision, Measurement, decide, decide_failure
 
-__all__ = ["Engine"]
+__all__ = ["Engine", "source_citation"]
 
 log = logging.getLogger(__name__)
 
 LEXICAL_ONLY = "none (lexical-only: word overlap and number/name checks, no entailment model)"
 _AUTO = "auto"
-
-
-@dataclass(frozen=True, slots=True)
-class _Judged:
-    """The measurements of one window, kept for the one that decides."""
-
-    hit: Hit
-    nli: NLIScores | None
-    support: float
 
 
 class Engine:
@@ -168,13 +160,8 @@ class Engine:
                 future.cancel()
 
     async def verify_claim(self, claim: str, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> Verdict:
-        """One claim against one source: a URL, a local path (policy permitting) or text."""
-        if source.startswith(("http://", "https://", "doi:", "arXiv:", "arxiv:")):
-            citation = Citation(marker="1", url=source)
-        elif local_files.allow_any or local_files.directories:
-            citation = Citation(marker="1", path=source)
-        else:
-            citation = Citation(marker="1", text=source)
+        """One claim against one source: a URL, a local path (policy permitting) or the text itself."""
+        citation = source_citation(source, local_files)
         parsed = ParsedAnswer(claims=(Claim(text=claim, citations=(citation,)),), format="claim")
         async for verdict in self.verify(parsed, local_files=local_files):
             return verdict
@@ -213,45 +200,38 @@ class Engine:
         if not hits:
             decision = decide(_measure_nothing(claim.text, document))
             return _verdict(claim, citation, decision, document, None, None)
-        nli: list[NLIScores | None] = [None] * len(hits)
-        if self._scorer is not None:
-            nli = list(await self._scorer.score([(hit.text, claim.text) for hit in hits]))
-        document_coverage = index.document_coverage(claim.text)
-        guard = guards.check(claim.text, hits[0].text, document.text)
-        judged = [
-            _Judged(hit, scores, self.combiner.probability(_features(hit, scores, document_coverage.weighted, guard)))
-            for hit, scores in zip(hits, nli)
-        ]
-        best = _most_precise(judged)
-        on_topic = [j for j in judged if j.nli is not None and j.hit.coverage.terms >= 0.5]
-        contra = max(on_topic, key=lambda j: j.nli.contradiction) if on_topic else None  # type: ignore[union-attr]
-        guard = guards.check(claim.text, best.hit.text, document.text)
+        nli = list(await self._scorer.score([(h.text, claim.text) for h in hits])) if self._scorer else None
+        evidence = measure(claim.text, index, hits, nli)
+        support = self.combiner.probability(evidence.features)
+        contra = evidence.contradiction
         measurement = Measurement(
-            support=best.support,
+            support=support,
             threshold=self.combiner.threshold,
-            coverage=best.hit.coverage.terms,
-            document_coverage=document_coverage.weighted,
-            contradiction=contra.nli.contradiction if contra and contra.nli else None,
-            contradiction_coverage=contra.hit.coverage.terms if contra else 0.0,
-            context_coverage=_context_coverage(claim.text, best.hit, index),
-            guards=guard,
-            missing_terms=best.hit.coverage.missing,
+            coverage=evidence.best.coverage.terms,
+            document_coverage=evidence.features["document_coverage"],
+            contradiction=contra.contradiction if contra else None,
+            contradiction_coverage=evidence.contradiction_hit.coverage.terms if evidence.contradiction_hit else 0.0,
+            context_coverage=evidence.context_coverage,
+            guards=evidence.guards,
+            missing_terms=evidence.best.coverage.missing,
             retracted=document.retracted,
             paywalled=document.paywalled,
         )
         decision = decide(measurement)
-        shown = contra if decision.label is Label.CONTRADICTED and decision.reason == "contradicted_by_source" and contra else best
+        shown, shown_nli = evidence.best, evidence.best_nli
+        if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:
+            shown, shown_nli = evidence.contradiction_hit, contra
         scores = Scores(
-            support=best.support,
-            entailment=shown.nli.entailment if shown.nli else None,
-            contradiction=shown.nli.contradiction if shown.nli else None,
-            coverage=shown.hit.coverage.terms,
-            weighted_coverage=shown.hit.coverage.weighted,
-            retrieval=shown.hit.bm25,
-            number_mismatch=guard.number_mismatch,
-            entity_mismatch=guard.entity_mismatch,
+            support=support,
+            entailment=shown_nli.entailment if shown_nli else None,
+            contradiction=shown_nli.contradiction if shown_nli else None,
+            coverage=shown.coverage.terms,
+            weighted_coverage=shown.coverage.weighted,
+            retrieval=shown.bm25,
+            number_mismatch=evidence.guards.number_mismatch,
+            entity_mismatch=evidence.guards.entity_mismatch,
         )
-        return _verdict(claim, citation, decision, document, shown.hit, scores)
+        return _verdict(claim, citation, decision, document, shown, scores)
 
     async def _index(self, document: Document) -> EvidenceIndex:
         key = hashlib.sha1(document.text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -264,38 +244,6 @@ class Engine:
         else:
             self._indexes.move_to_end(key)
         return index
-
-
-def _features(hit: Hit, nli: NLIScores | None, document_coverage: float, guard: guards.GuardResult) -> dict[str, float]:
-    features = {
-        "coverage": hit.coverage.terms,
-        "weighted_coverage": hit.coverage.weighted,
-        "bigrams": hit.coverage.bigrams,
-        "document_coverage": document_coverage,
-        "missing_numbers": float(bool(guard.missing_numbers)),
-        "missing_names": float(bool(guard.missing_names)),
-    }
-    if nli is not None:
-        features["entailment"] = nli.entailment
-        features["contradiction"] = nli.contradiction
-    return features
-
-
-def _most_precise(judged: list[_Judged]) -> _Judged:
-    """The best-supported window; among near-ties the shortest, so the quote is precise."""
-    top = max(j.support for j in judged)
-    close = [j for j in judged if j.support >= top - 0.02]
-    return min(close, key=lambda j: (j.hit.window.last - j.hit.window.first, -j.support))
-
-
-def _context_coverage(claim: str, hit: Hit, index: EvidenceIndex) -> float:
-    """Coverage of the claim's words that are not figures: "is everything but the number here?"."""
-    words = [term for term in content_terms(claim) if not term[0].isdigit()]
-    if not words:
-        return 0.0
-    present = set(index.window_terms(hit.window))
-    distinct = set(words)
-    return len(distinct & present) / len(distinct)
 
 
 def _measure_nothing(claim: str, document: Document) -> Measurement:
@@ -333,6 +281,22 @@ def _failed(claim: Claim, citation: Citation, decision: Decision, document: Docu
         explanation=decision.explanation, source_title=(document.title if document else None) or citation.title,
         claim_index=claim.index,
     )
+
+
+def source_citation(source: str, local_files: LocalFilePolicy, marker: str = "1") -> Citation:
+    """Read a source given as one string: URL / DOI / arXiv id, a local path, or text."""
+    stripped = source.strip()
+    if re.match(r"(?i)^(?:https?://|doi:|10\.\d{4,9}/|arxiv:)", stripped):
+        return Citation(marker=marker, url=stripped)
+    if _looks_like_path(stripped):
+        return Citation(marker=marker, path=stripped.removeprefix("file://"))
+    return Citation(marker=marker, text=source)
+
+
+def _looks_like_path(text: str) -> bool:
+    if "\n" in text or len(text) > 4096:
+        return False
+    return text.startswith(("/", "~/", "./", "../", "file://")) or bool(re.match(r"^[A-Za-z]:[\\/]", text))
 
 
 def _source_key(citation: Citation) -> str:

@@ -29,6 +29,7 @@ __all__ = ["OnnxClassifier", "PackScorer"]
 log = logging.getLogger(__name__)
 
 BATCH_SIZE = 16
+PAD_SLACK = 1.2  # a batch's longest pair is at most this much longer than its shortest
 
 
 class OnnxClassifier:
@@ -93,10 +94,8 @@ class OnnxClassifier:
             return np.zeros((0, len(self.part.labels)), dtype=np.float32)
         ordered = [(c, e) if self.part.input_order == "claim_evidence" else (e, c) for e, c in pairs]
         encodings = self._tokenizer.encode_batch(ordered)
-        order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         result = np.zeros((len(pairs), len(self.part.labels)), dtype=np.float32)
-        for start in range(0, len(order), BATCH_SIZE):
-            chosen = order[start : start + BATCH_SIZE]
+        for chosen in _buckets([len(e.ids) for e in encodings]):
             logits = self._run([encodings[i] for i in chosen])
             result[chosen] = _softmax(logits)
         return result
@@ -151,6 +150,22 @@ class PackScorer:
     def _column(self, role: str, label: str, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         part = self.parts[role]
         return part.probabilities(pairs)[:, part.part.labels.index(label)]
+
+
+def _buckets(lengths: list[int]) -> list[list[int]]:
+    """Indices grouped into batches of similar length (little padding).
+
+    Padding costs time and, in int8 models, precision: activations are
+    quantised per batch tensor, so padded rows move their batch-mates' scores.
+    """
+    order = sorted(range(len(lengths)), key=lambda i: lengths[i])
+    batches: list[list[int]] = []
+    for index in order:
+        if batches and len(batches[-1]) < BATCH_SIZE and lengths[index] <= PAD_SLACK * lengths[batches[-1][0]] + 4:
+            batches[-1].append(index)
+        else:
+            batches.append([index])
+    return batches
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

@@ -1,0 +1,156 @@
+"""The checkers compared side by side on the same cases: citemark, its peers from PyPI, and the trivial floor.
+
+Each system turns a list of cases into one prediction per case (a verdict word,
+a score, the evidence it used). Peers run as their libraries are documented;
+what they cannot do offline is said in ``note``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import http.server
+import threading
+from dataclasses import dataclass
+
+from bench.cases import Case, source_text
+
+
+@dataclass(frozen=True)
+class Prediction:
+    label: str
+    score: float | None = None
+    evidence: str | None = None
+
+
+class Floor:
+    name = "floor (always 'not supported')"
+    note = "the trivial baseline: balanced accuracy 50 %"
+
+    def model(self) -> str:
+        return "none"
+
+    async def predict(self, cases: list[Case]) -> list[Prediction]:
+        return [Prediction("unsupported", 0.0) for _ in cases]
+
+
+class Citesure:
+    name = "citesure 0.2.2 (overlap tiers)"
+    note = "overlap tiers only: its NLI tier downloads nli-deberta-v3-base from the Hugging Face hub, unavailable offline"
+
+    def model(self) -> str:
+        return "none (term overlap)"
+
+    async def predict(self, cases: list[Case]) -> list[Prediction]:
+        from citesure.models import Status
+        from citesure.overlap import score_overlap, segment_passages, status_for_score
+
+        out = []
+        for case in cases:
+            score, passage = score_overlap(case.claim, segment_passages(source_text(case)))
+            label = "supported" if status_for_score(score) == Status.SUPPORTED else "unsupported"
+            out.append(Prediction(label, score, passage))
+        return out
+
+
+class CitationIntegrity:
+    name = "citation-integrity-check 0.1.0"
+    note = "token overlap ≥ 0.2 of the claim's words (its default)"
+
+    def model(self) -> str:
+        return "none (token overlap)"
+
+    async def predict(self, cases: list[Case]) -> list[Prediction]:
+        from citation_integrity_check import verify
+
+        out = []
+        for case in cases:
+            result = verify(case.claim.rstrip(". ") + " [1].", [{"id": "1", "text": source_text(case)}])
+            out.append(Prediction("supported" if result.ok else "unsupported", float(result.ok)))
+        return out
+
+
+class Citemark:
+    """citemark through its engine: sources as text, or served as HTML pages on 127.0.0.1."""
+
+    def __init__(self, model: str | None, mode: str = "text", concurrency: int = 16) -> None:
+        from citemark.engine import Engine
+        from citemark.settings import Settings
+
+        settings = Settings(model=model, allow_private_network=True, retries=0, request_deadline=600.0)
+        self.engine = Engine(settings, cache=None)
+        self.mode = mode
+        self.concurrency = concurrency
+        self.name = f"citemark ({self.engine.model_name.split(' (')[0]}, {mode})"
+        self.note = "" if self.engine.pack else "lexical-only: no model pack"
+
+    def model(self) -> str:
+        return self.engine.model_name
+
+    async def predict(self, cases: list[Case]) -> list[Prediction]:
+        self.engine.warm_up()
+        server = _PageServer(cases) if self.mode == "served" else None
+        gate = asyncio.Semaphore(self.concurrency)
+
+        async def one(index: int, case: Case) -> Prediction:
+            async with gate:
+                source = server.url(index) if server else source_text(case)
+                verdict = await self.engine.verify_claim(case.claim, source)
+            score = verdict.scores.support if verdict.scores else None
+            return Prediction(verdict.label.value, score, verdict.evidence.quote if verdict.evidence else None)
+
+        try:
+            return list(await asyncio.gather(*(one(i, c) for i, c in enumerate(cases))))
+        finally:
+            if server:
+                server.close()
+            await self.engine.aclose()
+
+
+class _PageServer:
+    """Each case's sources rendered as one HTML page (title + one paragraph per line)."""
+
+    def __init__(self, cases: list[Case]) -> None:
+        pages = [_render(case) for case in cases]
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:  # noqa: N802
+                try:
+                    body = pages[int(self.path.strip("/").split(".")[0])]
+                    status = 200
+                except (ValueError, IndexError):
+                    body, status = b"not found", 404
+                self.send_response(status)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+
+    def url(self, index: int) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}/{index}.html"
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+
+def _render(case: Case) -> bytes:
+    sections = []
+    for title, text in case.pages:
+        paragraphs = "".join(f"<p>{html.escape(line)}</p>" for line in text.splitlines() if line.strip())
+        sections.append(f"<section><h2>{html.escape(title)}</h2>{paragraphs}</section>")
+    title = html.escape(case.pages[0][0] if case.pages else "")
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+            f"<body><article>{''.join(sections)}</article></body></html>").encode()
+
+
+SYSTEMS = {"citemark": Citemark, "citesure": Citesure, "cic": CitationIntegrity, "floor": Floor}

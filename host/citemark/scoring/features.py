@@ -1,0 +1,83 @@
+"""Claim-level evidence features: what the combiner reads to give P(supported).
+
+For one claim and its retrieved windows (and the model's scores of them, if a
+model runs) this picks the window to quote and measures everything the
+decision needs. The engine and ``train/fit_combiner.py`` both call
+``measure``, so the combiner is fitted on exactly what it sees at run time.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citemark.scoring import guards
+from citemark.scoring.lexical import content_terms
+from citemark.scoring.nli import NLIScores
+from citemark.scoring.retrieve import EvidenceIndex, Hit
+
+__all__ = ["ClaimEvidence", "measure"]
+
+#: A window must hold this share of the claim's words to count as "about" it.
+ON_TOPIC = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimEvidence:
+    best: Hit  # the window to quote
+    best_nli: NLIScores | None
+    contradiction: NLIScores | None  # the most contradicting on-topic window's scores
+    contradiction_hit: Hit | None
+    guards: guards.GuardResult
+    context_coverage: float  # claim words other than figures, in the best window
+    features: dict[str, float]
+
+
+def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScores] | None) -> ClaimEvidence:
+    """Choose the evidence window and compute the combiner's features."""
+    document_coverage = index.document_coverage(claim).weighted
+    top = hits[0]  # best by retrieval
+    if nli is not None:
+        best_i = _most_precise(hits, [s.entailment for s in nli])
+        on_topic = [i for i, h in enumerate(hits) if h.coverage.terms >= ON_TOPIC]
+        contra_i = max(on_topic, key=lambda i: nli[i].contradiction) if on_topic else None
+    else:
+        best_i = _most_precise(hits, [h.coverage.weighted for h in hits])
+        contra_i = None
+    best = hits[best_i]
+    guard = guards.check(claim, best.text, index.text)
+    features = {
+        "coverage": top.coverage.terms,
+        "weighted_coverage": top.coverage.weighted,
+        "bigrams": max(h.coverage.bigrams for h in hits),
+        "document_coverage": document_coverage,
+        "missing_numbers": float(bool(guard.missing_numbers)),
+        "missing_names": float(bool(guard.missing_names)),
+    }
+    if nli is not None:
+        features["entailment"] = nli[best_i].entailment
+        features["contradiction"] = nli[contra_i].contradiction if contra_i is not None else 0.0
+        features["contradiction_at_best"] = nli[best_i].contradiction
+    return ClaimEvidence(
+        best=best,
+        best_nli=nli[best_i] if nli is not None else None,
+        contradiction=nli[contra_i] if nli is not None and contra_i is not None else None,
+        contradiction_hit=hits[contra_i] if contra_i is not None else None,
+        guards=guard,
+        context_coverage=_context_coverage(claim, best, index),
+        features=features,
+    )
+
+
+def _most_precise(hits: list[Hit], scores: list[float]) -> int:
+    """The best-scoring window; among near-ties the shortest, so the quote is precise."""
+    top = max(scores)
+    close = [i for i, s in enumerate(scores) if s >= top - 0.02]
+    return min(close, key=lambda i: (hits[i].window.last - hits[i].window.first, -scores[i]))
+
+
+def _context_coverage(claim: str, hit: Hit, index: EvidenceIndex) -> float:
+    """Coverage of the claim's words that are not figures: "is everything but the number here?"."""
+    words = {term for term in content_terms(claim) if not term[0].isdigit()}
+    if not words:
+        return 0.0
+    return len(words & set(index.window_terms(hit.window))) / len(words)

@@ -1,0 +1,136 @@
+"""Fit the combiner (P(supported) from model scores + cheap features) on training rows.
+
+Step 4 of train/README.md. Rows come from the permissive grounding sets (whole
+premises, windowed by the engine's own retrieval; never ../shared/bench), plus
+number / entity / negation swaps of their supported claims, so the combiner
+learns that a figure the source lacks is not support. Features are computed by
+``citemark.scoring.features.measure`` — exactly what the engine computes — and a
+logistic regression is fitted; the threshold is the one that maximises balanced
+accuracy on these training rows (the dev sets only check it).
+
+    python train/fit_combiner.py --model none            # lexical-only → scoring/combiners.json
+    python train/fit_combiner.py --model aegis-pair      # → scoring/combiners.json
+    python train/fit_combiner.py --model path/to/pack    # → that pack's manifest
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "host"))
+
+from build_data import PERMISSIVE, negate, read, swap_entity, swap_number  # noqa: E402
+from citemark.models import registry  # noqa: E402
+from citemark.models.pack import MANIFEST  # noqa: E402
+from citemark.scoring.calibrate import FEATURES_LEXICAL, FEATURES_MODEL, Combiner, fit  # noqa: E402
+from citemark.scoring.features import measure  # noqa: E402
+from citemark.scoring.retrieve import EvidenceIndex  # noqa: E402
+from citemark.settings import Settings  # noqa: E402
+
+COMBINERS = HERE.parent / "host" / "citemark" / "scoring" / "combiners.json"
+SETS = ["expertqa", "factcheck_gpt", "ragtruth_subset", "wice_nst_train", "scifact_rte", "dialfact",
+        "summedits", "fib", "xsumfaith", "factcg_cg2c", "fever_symmetric"]
+
+
+def rows_for_fitting(count: int, seed: int, heldout_ids: set[str]) -> list[dict]:
+    rng = random.Random(seed)
+    per_set = max(50, count // len(SETS))
+    chosen: list[dict] = []
+    for name in SETS:
+        assert name in PERMISSIVE
+        rows = [r for r in read(name) if r["id"] not in heldout_ids]
+        positives = [r for r in rows if r["label"] == "entailment"]
+        negatives = [r for r in rows if r["label"] != "entailment"]
+        rng.shuffle(positives)
+        rng.shuffle(negatives)
+        half = per_set // 2
+        chosen += positives[:half] + negatives[:half]
+        for row in positives[half : half + half // 3]:  # swaps: supported claims made false
+            swapped = swap_number(row["hypothesis"], row["premise"], rng) or swap_entity(
+                row["hypothesis"], row["premise"], rng) or negate(row["hypothesis"])
+            if swapped:
+                chosen.append({**row, "hypothesis": swapped, "label": "contradiction", "synthetic": True})
+    rng.shuffle(chosen)
+    return chosen
+
+
+def featurise(rows: list[dict], scorer, k: int) -> list[dict[str, float]]:
+    prepared = []
+    pairs = []
+    for row in rows:
+        index = EvidenceIndex(row["premise"])
+        hits = index.search(row["hypothesis"], k=k)
+        prepared.append((row, index, hits, len(pairs)))
+        pairs += [(h.text, row["hypothesis"]) for h in hits]
+    scores = scorer.score(pairs) if scorer is not None and pairs else None
+    features = []
+    for row, index, hits, offset in prepared:
+        if not hits:
+            features.append(None)
+            continue
+        nli = scores[offset : offset + len(hits)] if scores is not None else None
+        features.append(measure(row["hypothesis"], index, hits, nli).features)
+    return features
+
+
+def best_threshold(probabilities: list[float], labels: list[bool]) -> float:
+    best, best_score = 0.5, -1.0
+    for threshold in [i / 100 for i in range(5, 96)]:
+        tp = sum(p >= threshold and y for p, y in zip(probabilities, labels))
+        tn = sum(p < threshold and not y for p, y in zip(probabilities, labels))
+        pos = sum(labels)
+        score = (tp / pos + tn / (len(labels) - pos)) / 2
+        if score > best_score:
+            best, best_score = threshold, score
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", required=True, help="pack name or folder, or 'none' for lexical-only")
+    parser.add_argument("--rows", type=int, default=3000)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--heldout", type=Path, default=HERE / "work" / "data" / "heldout.jsonl")
+    args = parser.parse_args()
+
+    settings = Settings(model=args.model)
+    pack = registry.resolve(settings)
+    scorer = None
+    if pack is not None:
+        from citemark.models.runtime import PackScorer
+
+        scorer = PackScorer(pack)
+    heldout_ids = set()
+    if args.heldout.exists():
+        heldout_ids = {json.loads(line)["id"] for line in args.heldout.read_text().splitlines() if '"id"' in line}
+    rows = rows_for_fitting(args.rows, args.seed, heldout_ids)
+    print(f"featurising {len(rows)} rows with {pack.name if pack else 'no model'}…", flush=True)
+    features = featurise(rows, scorer, settings.evidence_windows)
+    kept = [(f, r["label"] == "entailment") for f, r in zip(features, rows) if f is not None]
+    names = FEATURES_MODEL if pack else FEATURES_LEXICAL
+    weights, bias = fit([f for f, _ in kept], [y for _, y in kept], names)
+    combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {', '.join(SETS)} (+ swaps)")
+    probabilities = [combiner.probability(f) for f, _ in kept]
+    threshold = best_threshold(probabilities, [y for _, y in kept])
+    combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on)
+    print(json.dumps(combiner.to_dict(), indent=2))
+    if pack is not None and pack.root is not None and pack.root.is_dir() and (pack.root / MANIFEST).exists():
+        manifest = json.loads((pack.root / MANIFEST).read_text())
+        manifest["combiner"] = combiner.to_dict()
+        (pack.root / MANIFEST).write_text(json.dumps(manifest, indent=2) + "\n")
+        print(f"written into {pack.root / MANIFEST}")
+    else:
+        table = json.loads(COMBINERS.read_text()) if COMBINERS.exists() else {}
+        table["lexical" if pack is None else pack.name] = combiner.to_dict()
+        COMBINERS.write_text(json.dumps(table, indent=2) + "\n")
+        print(f"written into {COMBINERS}")
+
+
+if __name__ == "__main__":
+    main()
