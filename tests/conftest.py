@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.server
 import socket
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -35,8 +36,9 @@ Route = Reply | Callable[[http.server.BaseHTTPRequestHandler], Reply]
 class LoopbackServer:
     """A threaded HTTP server on 127.0.0.1 whose routes a test sets: ``server.routes["/a"] = Reply(...)``."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: tuple[Path, Path] | None = None) -> None:
         self.routes: dict[str, Route] = {}
+        self.scheme = "https" if tls else "http"
         self.requests: list[tuple[str, dict[str, str]]] = []
         server = self
 
@@ -74,11 +76,15 @@ class LoopbackServer:
 
         self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        if tls:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self._server.socket = context.wrap_socket(self._server.socket, server_side=True)
         self.port = self._server.server_address[1]
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def url(self, path: str) -> str:
-        return f"http://127.0.0.1:{self.port}{path}"
+    def url(self, path: str, host: str = "127.0.0.1") -> str:
+        return f"{self.scheme}://{host}:{self.port}{path}"
 
     def __enter__(self) -> LoopbackServer:
         self._thread.start()

@@ -190,7 +190,8 @@ class Engine:
             return _failed(claim, citation, decide_failure(error))
         except ValueError as error:  # a URL the parser could not read
             return _failed(claim, citation, decide_failure(SourceBlocked(f"malformed URL: {error}")))
-        if len(document.text.strip()) < MIN_TEXT_CHARS:
+        too_little = MIN_TEXT_CHARS if document.kind in ("html", "pdf") else 1
+        if len(document.text.strip()) < too_little:
             if document.paywalled:
                 return _failed(claim, citation, Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read."), document)
             return _failed(claim, citation, decide_failure(ExtractionError(

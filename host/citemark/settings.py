@@ -58,6 +58,7 @@ class Settings:
     model: str | None = None  # pack name or path; None = resolve the best installed
     evidence_windows: int = 5  # windows per claim sent to the model
     local_file_dirs: tuple[Path, ...] = ()  # MCP may read files only under these
+    ca_bundle: Path | None = None  # extra trusted CAs (a corporate proxy's, a test server's)
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:
@@ -98,7 +99,7 @@ def _coerce(raw: dict[str, Any], source: str) -> dict[str, Any]:
             raise ValueError(f"{source}: unknown setting {key!r}")
         kind = str(types[key])
         try:
-            if kind == "Path":
+            if kind in ("Path", "Path | None"):
                 result[key] = Path(str(value)).expanduser()
             elif kind == "bool":
                 result[key] = value if isinstance(value, bool) else str(value).lower() in {"1", "true", "yes", "on"}

@@ -11,6 +11,7 @@ limits per host and overall. Tests pass their own ``transport``.
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
@@ -209,8 +210,12 @@ def guarded_transport(settings: Settings) -> httpx.AsyncHTTPTransport:
     with the same TLS context that connects through the guard.
     """
     transport = httpx.AsyncHTTPTransport(retries=0)
+    if settings.ca_bundle:
+        context = ssl.create_default_context(cafile=str(settings.ca_bundle))
+    else:
+        context = httpx.create_ssl_context()
     transport._pool = httpcore.AsyncConnectionPool(  # noqa: SLF001 - see docstring
-        ssl_context=httpx.create_ssl_context(),
+        ssl_context=context,
         max_connections=settings.total_concurrency * 2,
         network_backend=GuardedBackend(allow_private=settings.allow_private_network),
     )
