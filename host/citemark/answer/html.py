@@ -36,6 +36,7 @@ def parse_html(html: str, page_url: str | None = None) -> ParsedAnswer:
     if root is None:
         return ParsedAnswer(claims=(), format="html")
     footnotes = _footnotes(tree, page_url)
+    referenced = _referenced_ids(root, footnotes)
     out: list[str] = []
     marks: list[Mark] = []
     length = 0
@@ -69,6 +70,8 @@ def parse_html(html: str, page_url: str | None = None) -> ParsedAnswer:
             continue
         if tag.startswith("-") or tag in _SKIP or _drawn_by_extension(node):
             continue
+        if node.attributes.get("id") in referenced:
+            continue  # a footnote's definition: its link is the citation of the text that points here
         if tag in _BLOCKS:
             emit("\n")
         if tag == "a" and node.attributes.get("href") is not None:
@@ -129,6 +132,16 @@ def _looks_like_pill(node: LexborNode, text: str, href: str) -> bool:
         if _PILL_HINT.search(hints):
             return True
     return False
+
+
+def _referenced_ids(root: LexborNode, footnotes: dict[str, Citation]) -> set[str]:
+    """Ids of footnote definitions that an in-answer link points at."""
+    ids = set()
+    for link in root.css('a[href^="#"]'):
+        target = (link.attributes.get("href") or "")[1:]
+        if target in footnotes:
+            ids.add(target)
+    return ids
 
 
 def _drawn_by_extension(node: LexborNode) -> bool:

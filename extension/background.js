@@ -1,0 +1,214 @@
+// Service worker: one native port to org.citemark.host, multiplexed for every tab.
+//
+// Content scripts connect with runtime.connect; their requests get host-wide ids
+// ("<tab>:<local id>") and replies are routed back. The port is opened on first
+// use and reopened after the host exits. When the host is not installed, every
+// waiting tab is told once, with the install command. Requests of a tab that
+// navigates away or closes are cancelled. The context menu "Verify citation"
+// checks a selected sentence against a link on any site.
+"use strict";
+
+const api = globalThis.browser ?? globalThis.chrome;
+const HOST = "org.citemark.host";
+const MENU_ID = "citemark-verify";
+
+let nativePort = null;
+let hostError = null; // last reason the host could not be reached
+let hello = null;
+let nextId = 1;
+const routes = new Map(); // host request id -> {port, localId, tabId} or {resolve} for internal calls
+const tabPorts = new Map(); // tabId -> Set(port)
+
+function connectHost() {
+  if (nativePort) return nativePort;
+  try {
+    nativePort = api.runtime.connectNative(HOST);
+  } catch (error) {
+    hostGone(String(error && error.message || error));
+    return null;
+  }
+  hostError = null;
+  nativePort.onMessage.addListener(fromHost);
+  nativePort.onDisconnect.addListener(() => {
+    const reason = api.runtime.lastError?.message || nativePort?.error?.message || "the citemark host exited";
+    nativePort = null;
+    hostGone(reason);
+  });
+  return nativePort;
+}
+
+function isMissing(reason) {
+  return /not found|forbidden|no such native application|not registered|access to the specified native/i.test(reason);
+}
+
+function hostGone(reason) {
+  hostError = reason;
+  hello = null;
+  const notified = new Set();
+  for (const [id, route] of routes) {
+    if (route.resolve) route.resolve({ type: "error", code: "HOST", message: reason });
+    else if (route.port && !notified.has(route.port)) {
+      notified.add(route.port);
+      safePost(route.port, isMissing(reason)
+        ? { type: "host-missing", message: reason }
+        : { type: "error", id: route.localId, code: "HOST", message: reason });
+    }
+    routes.delete(id);
+  }
+}
+
+function toHost(message) {
+  const port = connectHost();
+  if (!port) return false;
+  try {
+    port.postMessage({ v: 1, ...message });
+    return true;
+  } catch (error) {
+    nativePort = null;
+    hostGone(String(error && error.message || error));
+    return false;
+  }
+}
+
+function fromHost(message) {
+  const route = routes.get(message.id);
+  if (message.type === "hello" && route?.resolve) hello = message;
+  if (!route) return;
+  if (route.resolve) {
+    if (["hello", "pong", "status", "done", "error", "cancelled"].includes(message.type) || route.collect) {
+      if (route.collect) route.collect(message);
+      if (["hello", "pong", "status", "done", "error", "cancelled"].includes(message.type)) {
+        routes.delete(message.id);
+        route.resolve(message);
+      }
+    }
+    return;
+  }
+  safePost(route.port, { ...message, id: route.localId });
+  if (["done", "error", "cancelled"].includes(message.type)) routes.delete(message.id);
+}
+
+function safePost(port, message) {
+  try {
+    port.postMessage(message);
+  } catch {
+    // the tab went away; its requests are cancelled by onDisconnect
+  }
+}
+
+/** Ask the host something and wait for the answer (internal: popup, context menu). */
+function ask(message, collect) {
+  return new Promise((resolve) => {
+    const id = `bg:${nextId++}`;
+    routes.set(id, { resolve, collect });
+    if (!toHost({ ...message, id })) {
+      routes.delete(id);
+      resolve({ type: "error", code: "HOST", message: hostError || "citemark host unavailable" });
+    }
+  });
+}
+
+// ------------------------------------------------------------------ content scripts
+
+api.runtime.onConnect.addListener((port) => {
+  if (port.name !== "citemark") return;
+  const tabId = port.sender?.tab?.id ?? -1;
+  if (!tabPorts.has(tabId)) tabPorts.set(tabId, new Set());
+  tabPorts.get(tabId).add(port);
+  port.onMessage.addListener((message) => {
+    if (!message || typeof message !== "object") return;
+    const hostId = `${tabId}:${message.id}`;
+    if (message.type === "cancel") {
+      toHost({ type: "cancel", id: hostId });
+      return;
+    }
+    if (message.type !== "verify") return;
+    routes.set(hostId, { port, localId: message.id, tabId });
+    if (!toHost({ type: "verify", id: hostId, answer: message.answer, page_url: message.page_url })) {
+      routes.delete(hostId);
+      safePost(port, isMissing(hostError || "") ? { type: "host-missing", message: hostError }
+        : { type: "error", id: message.id, code: "HOST", message: hostError });
+    }
+  });
+  port.onDisconnect.addListener(() => {
+    tabPorts.get(tabId)?.delete(port);
+    cancelWhere((route) => route.port === port);
+  });
+});
+
+function cancelWhere(predicate) {
+  for (const [id, route] of routes) {
+    if (route.port && predicate(route)) {
+      if (nativePort) toHost({ type: "cancel", id });
+      routes.delete(id);
+    }
+  }
+}
+
+api.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.url) cancelWhere((route) => route.tabId === tabId);
+});
+api.tabs.onRemoved.addListener((tabId) => cancelWhere((route) => route.tabId === tabId));
+
+// ------------------------------------------------------------------ popup / options
+
+api.runtime.onMessage.addListener((message, sender, reply) => {
+  if (message?.type === "popup-status") {
+    ask({ type: "hello" }).then((answer) => {
+      reply(answer.type === "hello"
+        ? { installed: true, hello: answer }
+        : { installed: false, missing: isMissing(answer.message || ""), reason: answer.message,
+            fix: "pip install citemark && citemark install" });
+    });
+    return true;
+  }
+  return false;
+});
+
+// ------------------------------------------------------------------ context menu
+
+function createMenu() {
+  api.contextMenus.removeAll(() => {
+    api.contextMenus.create({ id: MENU_ID, title: "Verify citation", contexts: ["link", "selection"] });
+  });
+}
+api.runtime.onInstalled.addListener(createMenu);
+api.runtime.onStartup?.addListener(createMenu);
+
+async function ensureContentScript(tabId) {
+  try {
+    await api.tabs.sendMessage(tabId, { type: "ping-content" });
+    return;
+  } catch {
+    // not injected on this site yet
+  }
+  await api.scripting.insertCSS({ target: { tabId }, files: ["content/badges.css"] });
+  await api.scripting.executeScript({ target: { tabId }, files: ["content/adapters.js", "content/badges.js", "content/content.js"] });
+}
+
+/** The click handler of "Verify citation" (exported for tests: context menus cannot be clicked). */
+async function verifySelection(info, tab) {
+  await ensureContentScript(tab.id);
+  const context = await api.tabs.sendMessage(tab.id, { type: "selection-context", linkUrl: info.linkUrl || null });
+  const text = (context?.text || info.selectionText || "").trim();
+  const url = context?.url || info.linkUrl;
+  if (!text || !url) {
+    api.tabs.sendMessage(tab.id, { type: "selection-result", message: "select a sentence with a link (or right-click a link)" });
+    return;
+  }
+  api.tabs.sendMessage(tab.id, { type: "selection-pending" });
+  let verdict = null;
+  const answer = await ask({ type: "verify_selection", text, url, page_url: tab.url }, (message) => {
+    if (message.type === "verdict") verdict = message.verdict;
+  });
+  if (answer.type === "error" && isMissing(answer.message || "")) {
+    api.tabs.sendMessage(tab.id, { type: "host-missing", message: answer.message });
+  }
+  api.tabs.sendMessage(tab.id, verdict ? { type: "selection-result", verdict } : { type: "selection-result", message: answer.message });
+}
+
+api.contextMenus.onClicked.addListener((info, tab) => {
+  if (info.menuItemId === MENU_ID && tab?.id !== undefined) verifySelection(info, tab);
+});
+
+globalThis.citemark = { verifySelection, ask, status: () => ({ hostError, hello, inFlight: routes.size }) };
