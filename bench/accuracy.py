@@ -61,7 +61,8 @@ async def run(args: argparse.Namespace) -> dict:
         cases += perturb(cases)
     results = []
     for name in args.system or ["citemark", "floor"]:
-        system = Citemark(args.model, args.mode) if name == "citemark" else SYSTEMS[name]()
+        combiner = json.loads(args.combiner.read_text()) if args.combiner else None
+        system = Citemark(args.model, args.mode, combiner=combiner) if name == "citemark" else SYSTEMS[name]()
         started = time.perf_counter()
         predictions = await system.predict(cases)
         seconds = time.perf_counter() - started
@@ -96,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--system", action="append", choices=sorted(SYSTEMS))
     parser.add_argument("--model", help="citemark model pack (name or folder; 'none' for lexical-only)")
     parser.add_argument("--perturbed", action="store_true", help="add contradicted variants of supported cases")
+    parser.add_argument("--combiner", type=Path, help="a combiner JSON to use instead of the model's (cross-fitting)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     report = asyncio.run(run(args))

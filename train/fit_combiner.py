@@ -60,6 +60,15 @@ def rows_for_fitting(count: int, seed: int, heldout_ids: set[str]) -> list[dict]
     return chosen
 
 
+def dev_rows(paths: list[Path]) -> list[dict]:
+    """Benchmark cases as fitting rows (only with --dev, for cross-fitting)."""
+    sys.path.insert(0, str(HERE.parent))
+    from bench.cases import load, source_text
+
+    return [{"premise": source_text(c), "hypothesis": c.claim, "label": "entailment" if c.label == "supported" else "not"}
+            for path in paths for c in load(path)]
+
+
 def featurise(rows: list[dict], scorer, k: int) -> list[dict[str, float]]:
     prepared = []
     pairs = []
@@ -97,6 +106,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=3000)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--heldout", type=Path, default=HERE / "work" / "data" / "heldout.jsonl")
+    parser.add_argument("--dev", type=Path, action="append",
+                        help="fit on these benchmark files (cross-fitting: fit on one, evaluate on the other)")
+    parser.add_argument("--out", type=Path, help="write the combiner JSON here instead of into the pack / combiners.json")
     args = parser.parse_args()
 
     settings = Settings(model=args.model)
@@ -109,17 +121,22 @@ def main() -> None:
     heldout_ids = set()
     if args.heldout.exists():
         heldout_ids = {json.loads(line)["id"] for line in args.heldout.read_text().splitlines() if '"id"' in line}
-    rows = rows_for_fitting(args.rows, args.seed, heldout_ids)
+    rows = rows_for_fitting(args.rows, args.seed, heldout_ids) if not args.dev else dev_rows(args.dev)
     print(f"featurising {len(rows)} rows with {pack.name if pack else 'no model'}…", flush=True)
     features = featurise(rows, scorer, settings.evidence_windows)
     kept = [(f, r["label"] == "entailment") for f, r in zip(features, rows) if f is not None]
     names = FEATURES_MODEL if pack else FEATURES_LEXICAL
     weights, bias = fit([f for f, _ in kept], [y for _, y in kept], names)
-    combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {', '.join(SETS)} (+ swaps)")
+    source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
+    combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {source}")
     probabilities = [combiner.probability(f) for f, _ in kept]
     threshold = best_threshold(probabilities, [y for _, y in kept])
     combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on)
     print(json.dumps(combiner.to_dict(), indent=2))
+    if args.out:
+        args.out.write_text(json.dumps(combiner.to_dict(), indent=2) + "\n")
+        print(f"written into {args.out}")
+        return
     if pack is not None and pack.root is not None and pack.root.is_dir() and (pack.root / MANIFEST).exists():
         manifest = json.loads((pack.root / MANIFEST).read_text())
         manifest["combiner"] = combiner.to_dict()

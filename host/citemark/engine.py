@@ -60,6 +60,7 @@ class Engine:
         transport: httpx.AsyncBaseTransport | None = None,
         credentials: CredentialLookup | None = None,
         cache: SourceCache | None | str = _AUTO,
+        combiner: Combiner | None = None,
     ) -> None:
         self.settings = settings or Settings.load()
         self.pack: ModelPack | None = None
@@ -67,7 +68,7 @@ class Engine:
             self.pack = registry.resolve(self.settings)
             scorer = _lazy_scorer(self.pack) if self.pack else None
         self._scorer = BatchingScorer(scorer) if scorer is not None and not isinstance(scorer, str) else None
-        self.combiner = self._combiner()
+        self.combiner = combiner or self._combiner()
         if cache == _AUTO:
             cache = SourceCache(self.settings.cache_dir / "sources.sqlite3")
         self.cache = cache if isinstance(cache, SourceCache) else None
