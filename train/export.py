@@ -129,6 +129,21 @@ def parity(model: CrossEncoder, tokenizer_dir: Path, pack_dir: Path, rows: list[
     }
 
 
+def write_parity_fixture(model: CrossEncoder, tokenizer_dir: Path, pack_dir: Path, rows: list[dict], count: int = 24) -> None:
+    """``parity.json``: short held-out pairs with torch's fp32 probabilities, so CI checks int8 ≈ torch without torch."""
+    from transformers import AutoTokenizer
+
+    short = [r for r in rows if len(r["premise"]) <= 400 and r["label"] in LABELS][:count]
+    tokenizer = AutoTokenizer.from_pretrained(str(tokenizer_dir))
+    with torch.no_grad():
+        encoded = tokenizer([r["hypothesis"] for r in short], [r["premise"] for r in short], truncation="only_second",
+                            max_length=MAX_LENGTH, padding=True, return_tensors="pt")
+        probabilities = torch.softmax(model(**encoded), -1).tolist()
+    fixture = [{"evidence": r["premise"], "claim": r["hypothesis"], "torch": [round(p, 5) for p in probs]}
+               for r, probs in zip(short, probabilities)]
+    (pack_dir / "parity.json").write_text(json.dumps({"labels": LABELS, "pairs": fixture}, indent=1) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--checkpoint", type=Path, required=True, help="a train.py work folder with model.pt")
@@ -151,7 +166,9 @@ def main() -> None:
         write_pack(args.out, int8, tokenizer_dir, mix, args.name, args.version)
     rows = [json.loads(line) for line in args.heldout.read_text().splitlines()][: args.parity_rows]
     # torch.onnx.export leaves the traced module altered: compare with a fresh copy.
-    report = parity(load_model(args.checkpoint), tokenizer_dir, args.out, rows)
+    reference = load_model(args.checkpoint)
+    report = parity(reference, tokenizer_dir, args.out, rows)
+    write_parity_fixture(reference, tokenizer_dir, args.out, rows)
     print(json.dumps({"pack": str(args.out), "size_bytes": (args.out / "model.onnx").stat().st_size, "parity": report}, indent=2))
 
 

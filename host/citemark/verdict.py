@@ -97,6 +97,10 @@ def decide(m: Measurement) -> Decision:
                 Label.PARTIAL, "number_missing",
                 f"The source does not state {', '.join(m.guards.missing_numbers)}.", m.guards.missing_numbers,
             )
+        if m.guards.negation_mismatch:
+            return Decision(
+                Label.UNSUPPORTED, "negation_mismatch", "The claim negates something the source states without a negation.",
+            )
         if m.guards.missing_names:
             return Decision(
                 Label.PARTIAL, "name_missing",

@@ -33,6 +33,9 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 _ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la|von|van|the|and|&)?\s*[A-Z][\w'’&.-]*)*")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|lacks?|lacked|failed|fails|"
+    r"unable|refused|denied|denies)\b|n't\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\W*$")
 
 
@@ -100,6 +103,8 @@ class GuardResult:
     missing_numbers: tuple[str, ...] = ()  # claim figures found nowhere in the source
     conflicting_numbers: tuple[str, ...] = ()  # ... while the evidence states other figures of the kind
     missing_names: tuple[str, ...] = ()  # claim names found nowhere in the source
+    unstated_in_evidence: tuple[str, ...] = ()  # figures and names in the source, but not in the evidence window
+    negation_mismatch: bool = False  # the claim negates, the evidence does not
 
     @property
     def number_mismatch(self) -> bool:
@@ -122,13 +127,18 @@ def check(claim: str, evidence: str, document: str) -> GuardResult:
         missing.append(quantity.text)
         if any(other.is_year == quantity.is_year for other in evidence_numbers):
             conflicting.append(quantity.text)
-    document_terms = set(terms(document))
+    unstated = [q.text for q in claim_numbers if q.text not in missing
+                and not any(_same(q, other) for other in evidence_numbers)]
+    document_terms, evidence_terms = set(terms(document)), set(terms(evidence))
     missing_names = []
     for name in entities(claim):
         words = [w for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
         if words and sum(w in document_terms for w in words) / len(words) < 0.5:
             missing_names.append(name)
-    return GuardResult(tuple(missing), tuple(conflicting), tuple(missing_names))
+        elif words and sum(w in evidence_terms for w in words) / len(words) < 0.5:
+            unstated.append(name)
+    negated = bool(_NEGATION.search(claim)) and not _NEGATION.search(evidence)
+    return GuardResult(tuple(missing), tuple(conflicting), tuple(missing_names), tuple(unstated), negated)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,65 @@
+"""The CI accuracy gate: a fixed ~100-case subset whose balanced accuracy must not fall below the pin.
+
+    python bench/floor.py            # measure and compare with bench/floor.json
+    python bench/floor.py --update   # re-pin (a deliberate commit that says why)
+
+The subset is every 7th WiCE-dev case and every 24th AttributionBench-dev case
+(50 + 50), sources given as text, with the default model of a fresh install.
+``tests/integration/test_accuracy_floor.py`` runs the same check in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench import metrics  # noqa: E402
+from bench.cases import DATA, load  # noqa: E402
+
+PIN = Path(__file__).with_name("floor.json")
+#: Scores of int8 models move slightly with batch composition; the gate allows this much.
+TOLERANCE = 0.02
+
+
+def subset():
+    wice = load(DATA / "wice-dev.jsonl")[::7][:50]
+    attr = load(DATA / "attrbench-dev.jsonl")[::24][:50]
+    return wice + attr
+
+
+def measure(model: str | None = None) -> dict:
+    from bench.systems import Citemark
+
+    cases = subset()
+    system = Citemark(model, "text")
+    predictions = asyncio.run(system.predict(cases))
+    gold = [c.label for c in cases]
+    predicted = [p.label for p in predictions]
+    return {"n": len(cases), "balanced_accuracy": round(metrics.balanced_accuracy(gold, predicted), 4),
+            "model": system.model()}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--update", action="store_true", help="write the measured value as the new pin")
+    args = parser.parse_args()
+    result = measure()
+    pin = json.loads(PIN.read_text()) if PIN.exists() else None
+    print(json.dumps({"measured": result, "pinned": pin}, indent=2))
+    if args.update:
+        PIN.write_text(json.dumps(result, indent=2) + "\n")
+        print(f"pinned {result['balanced_accuracy']} in {PIN}")
+        return 0
+    if pin and result["balanced_accuracy"] < pin["balanced_accuracy"] - TOLERANCE:
+        print(f"REGRESSION: {result['balanced_accuracy']} < pinned {pin['balanced_accuracy']} - {TOLERANCE}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

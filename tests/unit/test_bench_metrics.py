@@ -1,0 +1,53 @@
+"""The benchmark's metrics on tiny hand-made sets with known answers."""
+
+import pytest
+
+from bench import metrics
+from bench.cases import Case, perturb
+
+GOLD = ["supported", "supported", "supported", "supported", "partial", "unsupported", "contradicted", "unsupported"]
+PRED = ["supported", "supported", "supported", "unsupported", "supported", "unsupported", "supported", "partial"]
+
+
+def test_balanced_accuracy_is_the_mean_of_both_recalls():
+    # supported recall 3/4, not-supported recall 2/4
+    assert metrics.balanced_accuracy(GOLD, PRED) == pytest.approx((0.75 + 0.5) / 2)
+    assert metrics.accuracy(GOLD, PRED) == pytest.approx(5 / 8)
+
+
+def test_the_trivial_floor_is_fifty_percent():
+    assert metrics.balanced_accuracy(GOLD, ["unsupported"] * len(GOLD)) == 0.5
+    assert metrics.balanced_accuracy(GOLD, ["supported"] * len(GOLD)) == 0.5
+
+
+def test_false_supported_rates_overall_and_on_contradicted():
+    assert metrics.false_supported_rate(GOLD, PRED) == pytest.approx(2 / 4)
+    assert metrics.false_supported_rate(GOLD, PRED, "contradicted") == 1.0
+    assert metrics.false_supported_rate(["supported"], ["supported"], "contradicted") is None
+
+
+def test_confusion_counts_every_pair():
+    table = metrics.confusion(GOLD, PRED)
+    assert table["supported"] == {"supported": 3, "unsupported": 1}
+    assert table["contradicted"] == {"supported": 1}
+
+
+def test_auc_on_known_rankings():
+    assert metrics.roc_auc([0.9, 0.8, 0.1, 0.2], [True, True, False, False]) == 1.0
+    assert metrics.roc_auc([0.1, 0.2, 0.9, 0.8], [True, True, False, False]) == 0.0
+    assert metrics.roc_auc([0.5, 0.5], [True, False]) == 0.5
+
+
+def test_bootstrap_interval_contains_the_estimate_and_is_deterministic():
+    low, high = metrics.bootstrap_interval(GOLD * 10, PRED * 10, rounds=300)
+    assert low <= metrics.balanced_accuracy(GOLD, PRED) <= high
+    assert (low, high) == metrics.bootstrap_interval(GOLD * 10, PRED * 10, rounds=300)
+
+
+def test_perturbations_are_contradicted_variants_of_supported_claims():
+    source = "Title\nThe bridge was opened in 1932 by Mayor John Smith in Sydney. Later Anna Brown repainted it."
+    cases = [Case("c1", "wice-dev", "The bridge was opened in 1932 by John Smith.", source, "supported"),
+             Case("c2", "wice-dev", "Something else.", source, "unsupported")]
+    changed = perturb(cases, seed=1)
+    assert len(changed) == 1 and changed[0].label == "contradicted"
+    assert changed[0].claim != cases[0].claim and changed[0].source == source
