@@ -3,7 +3,9 @@
 The perturbation set turns WiCE-dev *supported* claims into claims their page
 contradicts — negation, a number or date swapped, an entity swapped for another
 one taken from the same page — to measure false-"supported" on contradictions,
-the worst error a verifier can make.
+the worst error a verifier can make. It is written independently of the
+synthetic rows in train/build_data.py on purpose: the model must not be tested
+with the very generator it was trained on.
 """
 
 from __future__ import annotations

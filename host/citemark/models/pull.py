@@ -13,7 +13,6 @@ as they were and exits 2 with the reason.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -140,7 +139,7 @@ def _download(client: httpx.Client, url: str, target: Path, expected: str | None
                     progress.write("\n")
     except httpx.HTTPError as error:
         raise ModelDownloadError(f"download of {target.name} interrupted ({error}); run the same pull again to resume") from None
-    actual = _sha256(part)
+    actual = file_sha256(part)
     if expected and actual != expected:
         part.unlink()
         raise ModelDownloadError(f"{target.name}: SHA-256 {actual[:12]}… does not match the expected {expected[:12]}…")
@@ -153,14 +152,6 @@ def _hash_from_headers(headers: httpx.Headers) -> str | None:
         if match:
             return match.group(1)
     return None
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _manifest_from_config(
