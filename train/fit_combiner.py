@@ -65,8 +65,8 @@ def dev_rows(paths: list[Path]) -> list[dict]:
     sys.path.insert(0, str(HERE.parent))
     from bench.cases import load, source_text
 
-    return [{"premise": source_text(c), "hypothesis": c.claim, "label": "entailment" if c.label == "supported" else "not"}
-            for path in paths for c in load(path)]
+    return [{"premise": source_text(c), "hypothesis": c.claim, "label": "entailment" if c.label == "supported" else "not",
+             "group": path.stem} for path in paths for c in load(path)]
 
 
 def featurise(rows: list[dict], scorer, k: int) -> list[dict[str, float]]:
@@ -88,13 +88,22 @@ def featurise(rows: list[dict], scorer, k: int) -> list[dict[str, float]]:
     return features
 
 
-def best_threshold(probabilities: list[float], labels: list[bool]) -> float:
+def best_threshold(probabilities: list[float], labels: list[bool], groups: list[str] | None = None) -> float:
+    """The threshold with the best balanced accuracy, averaged over ``groups`` (each dev set counts the same)."""
+    groups = groups or [""] * len(labels)
     best, best_score = 0.5, -1.0
     for threshold in [i / 100 for i in range(5, 96)]:
-        tp = sum(p >= threshold and y for p, y in zip(probabilities, labels))
-        tn = sum(p < threshold and not y for p, y in zip(probabilities, labels))
-        pos = sum(labels)
-        score = (tp / pos + tn / (len(labels) - pos)) / 2
+        scores = []
+        for group in sorted(set(groups)):
+            chosen = [(p, y) for p, y, g in zip(probabilities, labels, groups) if g == group]
+            pos = sum(y for _, y in chosen)
+            neg = len(chosen) - pos
+            if not pos or not neg:
+                continue
+            tp = sum(p >= threshold and y for p, y in chosen)
+            tn = sum(p < threshold and not y for p, y in chosen)
+            scores.append((tp / pos + tn / neg) / 2)
+        score = sum(scores) / len(scores)
         if score > best_score:
             best, best_score = threshold, score
     return best
@@ -125,12 +134,15 @@ def main() -> None:
     print(f"featurising {len(rows)} rows with {pack.name if pack else 'no model'}…", flush=True)
     features = featurise(rows, scorer, settings.evidence_windows)
     kept = [(f, r["label"] == "entailment") for f, r in zip(features, rows) if f is not None]
+    groups = [r.get("group", "") for f, r in zip(features, rows) if f is not None]
     names = FEATURES_MODEL if pack else FEATURES_LEXICAL
-    weights, bias = fit([f for f, _ in kept], [y for _, y in kept], names)
+    sizes = {g: groups.count(g) for g in set(groups)}
+    weights, bias = fit([f for f, _ in kept], [y for _, y in kept], names,
+                        sample_weights=[1.0 / sizes[g] for g in groups])  # every dev set counts the same
     source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
     combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {source}")
     probabilities = [combiner.probability(f) for f, _ in kept]
-    threshold = best_threshold(probabilities, [y for _, y in kept])
+    threshold = best_threshold(probabilities, [y for _, y in kept], groups)
     combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on)
     print(json.dumps(combiner.to_dict(), indent=2))
     if args.out:

@@ -72,19 +72,21 @@ def load_default(kind: str) -> Combiner:
 
 def fit(
     rows: Sequence[Mapping[str, float]], labels: Sequence[bool], features: Sequence[str],
-    *, l2: float = 1.0, iterations: int = 500,
+    *, l2: float = 1.0, iterations: int = 500, sample_weights: Sequence[float] | None = None,
 ) -> tuple[tuple[float, ...], float]:
-    """L2-regularised logistic regression by Newton's method; returns (weights, bias)."""
+    """L2-regularised (weighted) logistic regression by Newton's method; returns (weights, bias)."""
     x = np.array([[float(r.get(f, 0.0)) for f in features] for r in rows], dtype=np.float64)
     y = np.array(labels, dtype=np.float64)
+    s = np.ones(len(y)) if sample_weights is None else np.asarray(sample_weights, dtype=np.float64)
+    s = s * len(y) / s.sum()
     x = np.hstack([x, np.ones((len(x), 1))])
     w = np.zeros(x.shape[1])
     penalty = np.eye(x.shape[1]) * l2
     penalty[-1, -1] = 0.0  # the bias is not shrunk
     for _ in range(iterations):
         p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
-        gradient = x.T @ (p - y) + penalty @ w
-        hessian = (x * (p * (1 - p))[:, None]).T @ x + penalty
+        gradient = x.T @ (s * (p - y)) + penalty @ w
+        hessian = (x * (s * p * (1 - p))[:, None]).T @ x + penalty
         step = np.linalg.solve(hessian, gradient)
         w -= step
         if np.abs(step).max() < 1e-8:
