@@ -131,8 +131,12 @@ class Engine:
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
         loads: dict[str, asyncio.Future[Document]] = {}
         jobs: dict[asyncio.Future[Verdict], tuple[Claim, Citation]] = {}
+        if parsed.citation_count > self.settings.max_citations:
+            log.warning("answer has %d citations; checking the first %d", parsed.citation_count, self.settings.max_citations)
+        budget = self.settings.max_citations
         for claim in parsed.claims:
-            for citation in claim.citations[: self.settings.max_citations]:
+            for citation in claim.citations[: max(0, budget)]:
+                budget -= 1
                 key = _source_key(citation)
                 if key not in loads:
                     loads[key] = asyncio.ensure_future(self.loader.load(citation, local_files))

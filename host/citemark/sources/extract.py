@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 #: Less readable text than this means the page could not be judged.
 MIN_TEXT_CHARS = 40
+#: trafilatura's cost grows quickly with page size; beyond this the cheap extractor reads the page.
+TRAFILATURA_MAX_CHARS = 3_000_000
 
 _BLOCK_TAGS = (
     "p", "div", "section", "article", "main", "li", "dd", "dt", "blockquote", "pre", "tr",
@@ -49,8 +51,8 @@ _PAYWALL_PHRASES = re.compile(
 _RETRACTION = re.compile(
     r"^\s*(?:retracted(?: article)?\s*[:\-]|retraction(?: notice)?\s*(?:[:\-]|to|of|for)|"
     r"notice of retraction|withdrawn\s*[:\-])|"
-    r"this article has been retracted|this paper has been retracted|"
-    r"expression of concern",
+    r"this (?:article|paper|study) has been retracted|"
+    r"^\s*(?:editorial )?expression of concern\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _JS_ONLY = re.compile(r"enable javascript|requires javascript|javascript is (?:disabled|required)", re.IGNORECASE)
@@ -106,7 +108,7 @@ def html_to_text(html: str, *, url: str = "", extractor: str = "auto") -> tuple[
     paywall_marked = _marked_not_free(tree)
     fallback = selectolax_text(tree)
     text = ""
-    if extractor in {"auto", "trafilatura"}:
+    if extractor in {"auto", "trafilatura"} and len(html) <= TRAFILATURA_MAX_CHARS:
         text = _trafilatura_text(html, url)
     if extractor == "selectolax" or (extractor == "auto" and len(text) < min(200, len(fallback) // 2)):
         text = fallback
