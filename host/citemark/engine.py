@@ -109,13 +109,18 @@ class Engine:
 
     # ------------------------------------------------------------------ requests
 
-    async def report(self, answer: str | ParsedAnswer, **options: object) -> Report:
+    async def report(
+        self,
+        answer: str | ParsedAnswer,
+        *,
+        fmt: str | None = None,
+        page_url: str | None = None,
+        local_files: LocalFilePolicy = LocalFilePolicy(),
+    ) -> Report:
         """All verdicts of one answer, collected (``verify`` streams them instead)."""
-        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(
-            answer, options.pop("fmt", None), page_url=options.pop("page_url", None)  # type: ignore[arg-type]
-        )
+        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
         report = Report(unresolved=list(parsed.unresolved), model=self.model_name)
-        async for verdict in self.verify(parsed, **options):  # type: ignore[arg-type]
+        async for verdict in self.verify(parsed, local_files=local_files):
             report.verdicts.append(verdict)
         return report
 
