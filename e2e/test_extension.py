@@ -58,6 +58,7 @@ def test_hover_and_keyboard_open_the_evidence_card(browser: Browser):
     assert "Rivers of Europe" in card.inner_text() and "127.0.0.1" in card.inner_text()
     link = card.locator(".citemark-card-link").get_attribute("href")
     assert re.search(r"#:~:text=", link)
+    page.screenshot(path=str(ARTIFACTS / "chatgpt-card.png"))
     page.mouse.move(0, 0)
     card.wait_for(state="detached")
     badge.focus()

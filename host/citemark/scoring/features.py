@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citemark.scoring import guards
-from citemark.scoring.lexical import content_terms
+from citemark.scoring.lexical import content_terms, coverage
 from citemark.scoring.nli import NLIScores
 from citemark.scoring.retrieve import EvidenceIndex, Hit
 
@@ -45,7 +45,10 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         contra_i = None
     best = hits[best_i]
     guard = guards.check(claim, best.text, index.text)
+    union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
+                     index.idf, index.unseen_idf)
     features = {
+        "union_coverage": union.weighted,
         "coverage": top.coverage.terms,
         "weighted_coverage": top.coverage.weighted,
         "bigrams": max(h.coverage.bigrams for h in hits),
