@@ -96,6 +96,7 @@ def write_pack(out: Path, onnx_int8: Path, tokenizer_dir: Path, mix: dict, name:
                 "input_order": "claim_evidence",
                 "token_type_ids": True,
                 "max_length": MAX_LENGTH,
+                "batch_size": 1,  # int8 activations are quantised per batch: one pair per run is deterministic
                 "labels": LABELS,
             }
         },

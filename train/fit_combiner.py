@@ -88,6 +88,38 @@ def featurise(rows: list[dict], scorer, k: int) -> list[dict[str, float]]:
     return features
 
 
+def cached_features(args: argparse.Namespace, pack, rows: list[dict], scorer, k: int) -> list:  # noqa: ANN001
+    """Features of --dev rows are kept per (model, file) in train/work/features, so refits are instant."""
+    if not args.dev:
+        return featurise(rows, scorer, k)
+    swaps = [r for r in rows if r.get("group") == "swaps"]
+    folder = HERE / "work" / "features"
+    folder.mkdir(parents=True, exist_ok=True)
+    result = []
+    for path in args.dev:
+        chosen = [r for r in rows if r["group"] == path.stem]
+        stamp = (pack.manifest.get("sha256", {}).get("model.onnx", pack.name)[:12] if pack else "lexical") + _code_stamp()
+        cache = folder / f"{path.stem}-{stamp}.json"
+        if cache.exists():
+            result += json.loads(cache.read_text())
+            continue
+        features = featurise(chosen, scorer, k)
+        cache.write_text(json.dumps(features))
+        result += features
+    return result + (featurise(swaps, scorer, k) if swaps else [])
+
+
+def _code_stamp() -> str:
+    """Changes when the feature code changes, so cached features are never stale."""
+    import hashlib
+
+    scoring = HERE.parent / "host" / "citemark" / "scoring"
+    digest = hashlib.sha1()
+    for name in ("features.py", "guards.py", "retrieve.py", "lexical.py", "segment.py"):
+        digest.update((scoring / name).read_bytes())
+    return "-" + digest.hexdigest()[:8]
+
+
 def best_threshold(probabilities: list[float], labels: list[bool], groups: list[str] | None = None) -> float:
     """The threshold with the best balanced accuracy, averaged over ``groups`` (each dev set counts the same)."""
     groups = groups or [""] * len(labels)
@@ -118,6 +150,9 @@ def main() -> None:
     parser.add_argument("--dev", type=Path, action="append",
                         help="fit on these benchmark files (cross-fitting: fit on one, evaluate on the other)")
     parser.add_argument("--out", type=Path, help="write the combiner JSON here instead of into the pack / combiners.json")
+    parser.add_argument("--swaps", type=int, default=0,
+                        help="with --dev: add this many number/entity/negation swaps of supported training claims "
+                             "(whole documents as premises), so the combiner learns what a changed detail looks like")
     args = parser.parse_args()
 
     settings = Settings(model=args.model)
@@ -131,18 +166,23 @@ def main() -> None:
     if args.heldout.exists():
         heldout_ids = {json.loads(line)["id"] for line in args.heldout.read_text().splitlines() if '"id"' in line}
     rows = rows_for_fitting(args.rows, args.seed, heldout_ids) if not args.dev else dev_rows(args.dev)
+    if args.dev and args.swaps:
+        swaps = [r for r in rows_for_fitting(args.swaps * 4, args.seed, heldout_ids) if r.get("synthetic")][: args.swaps]
+        rows += [{**r, "group": "swaps"} for r in swaps]
     print(f"featurising {len(rows)} rows with {pack.name if pack else 'no model'}…", flush=True)
-    features = featurise(rows, scorer, settings.evidence_windows)
+    features = cached_features(args, pack, rows, scorer, settings.evidence_windows)
     kept = [(f, r["label"] == "entailment") for f, r in zip(features, rows) if f is not None]
     groups = [r.get("group", "") for f, r in zip(features, rows) if f is not None]
     names = FEATURES_MODEL if pack else FEATURES_LEXICAL
     sizes = {g: groups.count(g) for g in set(groups)}
+    share = {g: 0.5 if g == "swaps" else 1.0 for g in sizes}  # every dev set counts the same; swaps half as much
     weights, bias = fit([f for f, _ in kept], [y for _, y in kept], names,
-                        sample_weights=[1.0 / sizes[g] for g in groups])  # every dev set counts the same
+                        sample_weights=[share[g] / sizes[g] for g in groups])
     source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
     combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {source}")
     probabilities = [combiner.probability(f) for f, _ in kept]
-    threshold = best_threshold(probabilities, [y for _, y in kept], groups)
+    dev_only = [(p, y, g) for p, (_, y), g in zip(probabilities, kept, groups) if g != "swaps"]
+    threshold = best_threshold([p for p, _, _ in dev_only], [y for _, y, _ in dev_only], [g for _, _, g in dev_only])
     combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on)
     print(json.dumps(combiner.to_dict(), indent=2))
     if args.out:

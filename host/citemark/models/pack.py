@@ -17,6 +17,7 @@ The manifest says everything the runtime must not guess::
           "token_type_ids": true,
           "max_length": 256,
           "fixed_length": null,            # set when the graph has a fixed sequence length
+          "batch_size": 1,                 # pairs per run (default 16); 1 = scores independent of batch-mates
           "labels": ["entailment", "neutral", "contradiction"]
         }
       },
@@ -64,6 +65,7 @@ class PartSpec:
     token_type_ids: bool = True
     max_length: int = 256
     fixed_length: int | None = None
+    batch_size: int = 16  # pairs per run; 1 keeps an int8 model's scores independent of batch-mates
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +134,7 @@ def _part(role: str, raw: Any, root: Path | None, expected_labels: set[str]) -> 
     onnx = _locate(raw.get("onnx"), root, f"part {role!r} onnx")
     tokenizer = _locate(raw.get("tokenizer"), root, f"part {role!r} tokenizer")
     try:
+        batch_size = int(raw.get("batch_size", 16))
         max_length = int(raw.get("max_length", 256))
         fixed = raw.get("fixed_length")
         fixed_length = int(fixed) if fixed is not None else None
@@ -139,10 +142,12 @@ def _part(role: str, raw: Any, root: Path | None, expected_labels: set[str]) -> 
         raise ModelPackInvalid(f"part {role!r}: max_length and fixed_length must be integers") from None
     if not 8 <= max_length <= 4096:
         raise ModelPackInvalid(f"part {role!r}: max_length {max_length} out of range")
+    if not 1 <= batch_size <= 256:
+        raise ModelPackInvalid(f"part {role!r}: batch_size {batch_size} out of range")
     return PartSpec(
         role=role, onnx=onnx, tokenizer=tokenizer, labels=tuple(labels), input_order=order,
         token_type_ids=bool(raw.get("token_type_ids", True)), max_length=max_length,
-        fixed_length=fixed_length,
+        fixed_length=fixed_length, batch_size=batch_size,
     )
 
 

@@ -44,7 +44,7 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         best_i = _most_precise(hits, [h.coverage.weighted for h in hits])
         contra_i = None
     best = hits[best_i]
-    guard = guards.check(claim, best.text, index.text)
+    guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best))
     union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
                      index.idf, index.unseen_idf)
     features = {
@@ -71,6 +71,16 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         context_coverage=_context_coverage(claim, best, index),
         features=features,
     )
+
+
+def _nearby(index: EvidenceIndex, hit: Hit, radius: int = 8, opening: int = 5) -> str:
+    """The evidence with ``radius`` sentences around it and the page's first sentences (its subject)."""
+    spans = index.sentences
+    first = max(0, hit.window.first - radius)
+    last = min(len(spans) - 1, hit.window.last + radius)
+    parts = [index.text[spans[i].start : spans[i].end] for i in range(min(opening, len(spans)))]
+    parts.append(index.text[spans[first].start : spans[last].end])
+    return "\n".join(parts)
 
 
 def _most_precise(hits: list[Hit], scores: list[float]) -> int:

@@ -115,8 +115,12 @@ class GuardResult:
         return bool(self.missing_names)
 
 
-def check(claim: str, evidence: str, document: str) -> GuardResult:
-    """Compare the claim's figures and names with the evidence window and the whole source."""
+def check(claim: str, evidence: str, document: str, nearby: str | None = None) -> GuardResult:
+    """Compare the claim's figures and names with the evidence window and the whole source.
+
+    ``nearby`` (the evidence with its neighbouring sentences and the page's opening)
+    is where a name must appear to count as stated by this evidence.
+    """
     claim_numbers = numbers(claim)
     document_numbers = numbers(document) if claim_numbers else []
     evidence_numbers = numbers(evidence) if claim_numbers else []
@@ -129,7 +133,7 @@ def check(claim: str, evidence: str, document: str) -> GuardResult:
             conflicting.append(quantity.text)
     unstated = [q.text for q in claim_numbers if q.text not in missing
                 and not any(_same(q, other) for other in evidence_numbers)]
-    document_terms, evidence_terms = set(terms(document)), set(terms(evidence))
+    document_terms, evidence_terms = set(terms(document)), set(terms(nearby if nearby is not None else evidence))
     missing_names = []
     for name in entities(claim):
         words = [w for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]

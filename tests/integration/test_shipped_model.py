@@ -1,0 +1,89 @@
+"""The model pack citemark ships: the default of a fresh install, clear cases right, int8 close to torch."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from citemark.engine import Engine
+from citemark.models import registry
+from citemark.models.pack import load_pack, verify_checksums
+from citemark.models.runtime import PackScorer
+from citemark.types import Label
+
+PACK = registry.BUNDLED / "citemark-grounding-minilm"
+
+
+@pytest.fixture(scope="module")
+def scorer():
+    return PackScorer(load_pack(PACK))
+
+
+def test_it_is_the_default_of_a_fresh_install(home):
+    from citemark.settings import Settings
+
+    pack = registry.resolve(Settings.load())
+    assert pack is not None and pack.name == "citemark-grounding-minilm"
+    verify_checksums(pack)
+    assert pack.licence == "Apache-2.0" and pack.combiner is not None
+    assert (PACK / "model.onnx").stat().st_size < 30_000_000
+
+
+TOWER = "The Eiffel Tower was completed in 1889 for the World's Fair in Paris."
+FOUNDERS = "The company was founded in 1998 by Larry Page and Sergey Brin in California."
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "expected"),
+    [
+        (TOWER, "The Eiffel Tower was finished in 1889.", "entailment"),
+        (TOWER, "The Eiffel Tower was completed for the World's Fair.", "entailment"),
+        (FOUNDERS, "The company was founded in 1998.", "entailment"),
+        (TOWER, "The Eiffel Tower was never completed.", "contradiction"),
+        (TOWER, "The Eiffel Tower was completed in 1925.", "contradiction"),
+        (FOUNDERS, "The company was founded by Bill Gates.", "contradiction"),
+        (TOWER, "Bananas are a good source of potassium.", "not entailment"),
+        (FOUNDERS, "The company has 180,000 employees.", "not entailment"),
+    ],
+)
+def test_clear_cases_get_the_expected_label(scorer, evidence, claim, expected):
+    (scores,) = scorer.score([(evidence, claim)])
+    by_label = {"entailment": scores.entailment, "neutral": scores.neutral, "contradiction": scores.contradiction}
+    if expected == "not entailment":
+        assert scores.entailment < 0.3, by_label
+    else:
+        assert max(by_label, key=by_label.get) == expected, by_label
+
+
+def test_int8_agrees_with_the_torch_model_it_was_exported_from(scorer):
+    """parity.json holds held-out pairs with the fp32 torch probabilities recorded at export."""
+    fixture = json.loads((PACK / "parity.json").read_text())
+    pairs = fixture["pairs"]
+    got = scorer.score([(p["evidence"], p["claim"]) for p in pairs])
+    diffs, agree = [], 0
+    for pair, scores in zip(pairs, got):
+        mine = [scores.entailment, scores.neutral, scores.contradiction]
+        diffs += [abs(a - b) for a, b in zip(mine, pair["torch"])]
+        agree += mine.index(max(mine)) == pair["torch"].index(max(pair["torch"]))
+    assert sum(diffs) / len(diffs) < 0.05 and max(diffs) < 0.3
+    assert agree / len(pairs) >= 0.9
+
+
+def test_scores_do_not_depend_on_the_other_pairs_of_a_request(scorer):
+    """The pack runs one pair per ONNX call (batch_size 1): a badge never changes with its neighbours."""
+    fixture = json.loads((PACK / "parity.json").read_text())["pairs"][:12]
+    pairs = [(p["evidence"], p["claim"]) for p in fixture]
+    for pair, together in zip(pairs, scorer.score(pairs)):
+        (alone,) = scorer.score([pair])
+        assert alone == together
+
+
+async def test_the_engine_with_the_real_model_judges_the_example(settings):
+    from tests.conftest import ROOT
+
+    async with Engine(settings.with_(model=None)) as engine:
+        report = await engine.report((ROOT / "examples" / "answer.md").read_text(), page_url=None)
+    assert "citemark-grounding-minilm" in report.model
+    # sources are relative paths: the CLI resolves them; here they are unreachable by URL policy
+    assert all(v.label in (Label.UNREACHABLE,) for v in report.verdicts)
