@@ -62,7 +62,8 @@ async def run(args: argparse.Namespace) -> dict:
     results = []
     for name in args.system or ["citemark", "floor"]:
         combiner = json.loads(args.combiner.read_text()) if args.combiner else None
-        system = Citemark(args.model, args.mode, combiner=combiner) if name == "citemark" else SYSTEMS[name]()
+        system = (Citemark(args.model, args.mode, combiner=combiner, extractor=args.extractor) if name == "citemark"
+                  else SYSTEMS[name]())
         started = time.perf_counter()
         predictions = await system.predict(cases)
         seconds = time.perf_counter() - started
@@ -97,6 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--system", action="append", choices=sorted(SYSTEMS))
     parser.add_argument("--model", help="citemark model pack (name or folder; 'none' for lexical-only)")
     parser.add_argument("--perturbed", action="store_true", help="add contradicted variants of supported cases")
+    parser.add_argument("--extractor", choices=["auto", "trafilatura", "selectolax"], default="auto",
+                        help="HTML extractor in served mode")
     parser.add_argument("--combiner", type=Path, help="a combiner JSON to use instead of the model's (cross-fitting)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)

@@ -73,16 +73,18 @@ class CitationIntegrity:
 class Citemark:
     """citemark through its engine: sources as text, or served as HTML pages on 127.0.0.1."""
 
-    def __init__(self, model: str | None, mode: str = "text", concurrency: int = 16, combiner: dict | None = None) -> None:
+    def __init__(self, model: str | None, mode: str = "text", concurrency: int = 16, combiner: dict | None = None,
+                 extractor: str = "auto") -> None:
         from citemark.engine import Engine
         from citemark.scoring.calibrate import Combiner
         from citemark.settings import Settings
 
-        settings = Settings(model=model, allow_private_network=True, retries=0, request_deadline=600.0)
+        settings = Settings(model=model, allow_private_network=True, retries=0, request_deadline=600.0,
+                            html_extractor=extractor)
         self.engine = Engine(settings, cache=None, combiner=Combiner.from_dict(combiner) if combiner else None)
         self.mode = mode
         self.concurrency = concurrency
-        self.name = f"citemark ({self.engine.model_name.split(' (')[0]}, {mode}{', combiner ' + combiner.get('fitted_on', '')[:20] if combiner else ''})"
+        self.name = f"citemark ({self.engine.model_name.split(' (')[0]}, {mode}{'/' + extractor if mode == 'served' else ''}{', combiner ' + combiner.get('fitted_on', '')[:20] if combiner else ''})"
         self.note = "" if self.engine.pack else "lexical-only: no model pack"
 
     def model(self) -> str:

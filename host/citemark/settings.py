@@ -59,6 +59,7 @@ class Settings:
     evidence_windows: int = 5  # windows per claim sent to the model
     local_file_dirs: tuple[Path, ...] = ()  # MCP may read files only under these
     ca_bundle: Path | None = None  # extra trusted CAs (a corporate proxy's, a test server's)
+    html_extractor: str = "auto"  # auto (trafilatura, selectolax when it gets too little) | trafilatura | selectolax
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:

@@ -88,6 +88,7 @@ class SourceLoader:
                 result.body,
                 url=result.final_url,
                 content_type=result.content_type,
+                extractor=self.settings.html_extractor,
                 max_chars=self.settings.max_text_chars,
                 max_pdf_pages=self.settings.max_pdf_pages,
                 time_budget=self.settings.source_deadline,
