@@ -48,6 +48,8 @@ def sources() -> Iterator[LoopbackServer]:
     with LoopbackServer() as server:
         server.routes["/danube"] = DANUBE
         server.routes["/removed"] = Reply("gone", status=410, headers={"Content-Type": "text/plain"})
+        for path in ("/slow/danube", "/slow/gone"):
+            server.routes[path] = Reply(DANUBE.body, delay=8.0)
         yield server
 
 
@@ -106,6 +108,9 @@ class Browser:
             body = (FIXTURES / fixture).read_text().replace("{{SOURCE}}", sources.url("").rstrip("/"))
             self.context.route(site, lambda route, request, body=body: route.fulfill(
                 status=200, content_type="text/html; charset=utf-8", body=body))
+        slow = (FIXTURES / "chatgpt.html").read_text().replace("{{SOURCE}}", sources.url("/slow").rstrip("/"))
+        self.context.route("https://chatgpt.com/slow/**", lambda route: route.fulfill(
+            status=200, content_type="text/html; charset=utf-8", body=slow))
         self.worker = self.context.service_workers[0] if self.context.service_workers else \
             self.context.wait_for_event("serviceworker", timeout=15000)
         assert self.worker.url.split("/")[2] == EXTENSION_ID

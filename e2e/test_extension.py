@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import signal
+import subprocess
 
 import pytest
 
@@ -22,13 +25,14 @@ def verdicts(page, timeout: float = 60_000) -> list[str]:
 def test_chatgpt_answer_gets_a_badge_on_every_citation(browser: Browser):
     page = browser.page("https://chatgpt.com/c/danube")
     answer = page.locator('[data-message-id="a1"]')
-    answer.locator(BADGES).nth(2).wait_for(timeout=60_000)
-    assert verdicts(page)[:3] == ["supported", "contradicted", "unreachable"]
+    answer.locator(BADGES).nth(3).wait_for(timeout=60_000)
+    # two citations on the first sentence, then a contradicted figure, then a dead link
+    assert verdicts(page)[:4] == ["supported", "supported", "contradicted", "unreachable"]
     badge = answer.locator(BADGES).first
     assert badge.get_attribute("data-label") == "✔ supported"
     assert answer.locator("pre .citemark-badge").count() == 0
     chip = answer.locator("[data-citemark-summary]")
-    assert chip.get_attribute("data-label") == "citemark: 1 of 3 citations supported, 1 contradicted, 1 unreachable"
+    assert chip.get_attribute("data-label") == "citemark: 2 of 4 citations supported, 1 contradicted, 1 unreachable"
     page.screenshot(path=str(ARTIFACTS / "chatgpt-verified.png"), full_page=True)
 
 
@@ -145,3 +149,36 @@ def test_missing_host_says_so_once_with_the_install_command(hostless: Browser):
     popup = hostless.page(f"chrome-extension://{EXTENSION_ID}/popup.html")
     popup.locator("#host-state[data-state='missing']").wait_for(timeout=30_000)
     assert "citemark install" in popup.locator("#host-command").inner_text()
+
+
+def test_navigating_away_cancels_the_tab_requests(browser: Browser):
+    page = browser.page("https://chatgpt.com/slow/c/1")
+    page.locator(".citemark-badge[data-citemark-pending]").first.wait_for(timeout=30_000)
+    assert browser.worker.evaluate("() => citemark.status().inFlight") >= 1
+    page.goto("https://chatgpt.com/c/elsewhere")
+    page.wait_for_function("() => true")
+    browser.worker.evaluate("""() => new Promise((resolve, reject) => {
+        const started = Date.now();
+        const check = () => citemark.status().inFlight === 0 ? resolve(true)
+            : Date.now() - started > 5000 ? reject(new Error('requests still in flight')) : setTimeout(check, 100);
+        check();
+    })""")
+    page.close()
+
+
+def test_a_restarted_host_serves_the_next_request(browser: Browser):
+    page = browser.page("https://chatgpt.com/c/restart")
+    verdicts(page)
+    host = subprocess.run(["pgrep", "-f", "citemark.*chrome-extension://"], capture_output=True, text=True).stdout.split()
+    assert host, "the native host process should be running"
+    for pid in host:
+        os.kill(int(pid), signal.SIGTERM)
+    browser.worker.evaluate("""() => new Promise((resolve) => {
+        const check = () => citemark.status().hostError ? resolve(true) : setTimeout(check, 100);
+        check();
+    })""")
+    browser.worker.evaluate("""async () => {
+        const [tab] = await chrome.tabs.query({url: 'https://chatgpt.com/c/restart'});
+        await chrome.tabs.sendMessage(tab.id, {type: 'reverify'});
+    }""")
+    assert verdicts(page)[:4] == ["supported", "supported", "contradicted", "unreachable"]
