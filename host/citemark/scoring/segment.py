@@ -17,7 +17,7 @@ __all__ = ["Span", "Window", "sentences", "windows"]
 
 #: Words that end with a period without ending a sentence.
 _ABBREVIATIONS = frozenset(
-    ["mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "vs", "etc", "al", "fig", "figs", "eq", "eqs", "no", "nos", "vol", "vols", "pp", "p", "ed", "eds", "approx", "dept", "univ", "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "gen", "col", "lt", "sgt", "rev", "hon", "gov", "sen", "rep", "est", "ca", "cf", "ibid", "op"]
+    ["mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "vs", "v", "c", "etc", "al", "fig", "figs", "eq", "eqs", "no", "nos", "vol", "vols", "pp", "p", "ed", "eds", "approx", "dept", "univ", "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "gen", "col", "lt", "sgt", "rev", "hon", "gov", "sen", "rep", "est", "ca", "cf", "ibid", "op"]
 )
 
 # A candidate boundary: terminal punctuation, optional closing quotes/brackets, then space.
