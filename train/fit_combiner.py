@@ -1,16 +1,23 @@
-"""Fit the combiner (P(supported) from model scores + cheap features) on training rows.
+"""Fit the combiner (P(supported) from model scores + cheap features): a logistic regression.
 
-Step 4 of train/README.md. Rows come from the permissive grounding sets (whole
-premises, windowed by the engine's own retrieval; never ../shared/bench), plus
-number / entity / negation swaps of their supported claims, so the combiner
-learns that a figure the source lacks is not support. Features are computed by
-``citemark.scoring.features.measure`` — exactly what the engine computes — and a
-logistic regression is fitted; the threshold is the one that maximises balanced
-accuracy on these training rows (the dev sets only check it).
+Step 4 of train/README.md. Features are computed by
+``citemark.scoring.features.measure`` — exactly what the engine computes. Two
+sources of rows:
 
-    python train/fit_combiner.py --model none            # lexical-only → scoring/combiners.json
-    python train/fit_combiner.py --model aegis-pair      # → scoring/combiners.json
-    python train/fit_combiner.py --model path/to/pack    # → that pack's manifest
+- ``--dev FILE`` (repeatable; what the shipped pack and combiners.json use): the
+  benchmark dev sets, each set weighted the same. About ten weights are fitted, so
+  this is tuning, not training; ``bench/report.py`` cross-fits (fit on one dev
+  set, test on the other) to show how it transfers.
+- no ``--dev``: rows from the permissive grounding sets (whole premises, windowed
+  by the engine's own retrieval; never ../shared/bench), plus number / entity /
+  negation swaps of their supported claims. Kept because it needs no benchmark
+  data at all; it transfers worse (see train/README.md).
+
+The threshold is the one that maximises balanced accuracy on the fitting rows.
+
+    python train/fit_combiner.py --model none --dev ../shared/bench/data/wice-dev.jsonl --dev ../shared/bench/data/attrbench-dev.jsonl
+    python train/fit_combiner.py --model aegis-pair --dev …      # → scoring/combiners.json
+    python train/fit_combiner.py --model path/to/pack --dev …    # → that pack's manifest
 """
 
 from __future__ import annotations
