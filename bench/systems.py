@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import html
 import http.server
+import sys
 import threading
 from dataclasses import dataclass
 
@@ -134,8 +135,15 @@ class _PageServer:
             def log_message(self, *args: object) -> None:
                 pass
 
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        class Server(http.server.ThreadingHTTPServer):
+            daemon_threads = True
+
+            def handle_error(self, request: object, client_address: object) -> None:
+                """The engine closing a kept-alive connection is not an error worth a traceback."""
+                if not isinstance(sys.exc_info()[1], ConnectionError):
+                    super().handle_error(request, client_address)
+
+        self._server = Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
     def url(self, index: int) -> str:
