@@ -23,9 +23,11 @@ The threshold is the one that maximises balanced accuracy on the fitting rows.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -37,8 +39,11 @@ from citemark.models import registry  # noqa: E402
 from citemark.models.pack import MANIFEST  # noqa: E402
 from citemark.scoring.calibrate import FEATURES_LEXICAL, FEATURES_MODEL, Combiner, fit  # noqa: E402
 from citemark.scoring.features import measure  # noqa: E402
+from citemark.scoring.guards import GuardResult  # noqa: E402
 from citemark.scoring.retrieve import EvidenceIndex  # noqa: E402
 from citemark.settings import Settings  # noqa: E402
+from citemark.types import Label  # noqa: E402
+from citemark.verdict import Measurement, decide  # noqa: E402
 
 COMBINERS = HERE.parent / "host" / "citemark" / "scoring" / "combiners.json"
 SETS = ["expertqa", "factcheck_gpt", "ragtruth_subset", "wice_nst_train", "scifact_rte", "dialfact",
@@ -76,7 +81,8 @@ def dev_rows(paths: list[Path]) -> list[dict]:
              "group": path.stem} for path in paths for c in load(path)]
 
 
-def featurise(rows: list[dict], scorer, k: int) -> list[dict[str, float]]:
+def featurise(rows: list[dict], scorer, k: int) -> list[dict | None]:
+    """Per row: the combiner's features and what else the verdict rules read (JSON-ready)."""
     prepared = []
     pairs = []
     for row in rows:
@@ -85,18 +91,30 @@ def featurise(rows: list[dict], scorer, k: int) -> list[dict[str, float]]:
         prepared.append((row, index, hits, len(pairs)))
         pairs += [(h.text, row["hypothesis"]) for h in hits]
     scores = scorer.score(pairs) if scorer is not None and pairs else None
-    features = []
+    records = []
     for row, index, hits, offset in prepared:
         if not hits:
-            features.append(None)
+            records.append(None)
             continue
         nli = scores[offset : offset + len(hits)] if scores is not None else None
-        features.append(measure(row["hypothesis"], index, hits, nli).features)
-    return features
+        evidence = measure(row["hypothesis"], index, hits, nli)
+        rules = dataclasses.asdict(evidence.measurement(0.0, 1.0))
+        for name in ("support", "threshold", "retracted", "paywalled", "has_claim"):
+            rules.pop(name)
+        records.append({"features": evidence.features, "rules": rules})
+    return records
+
+
+def verdict_is_supported(record: dict, support: float, threshold: float) -> bool:
+    """The engine's final call for a fitting row: the combiner *and* the guards of ``verdict.decide``."""
+    rules = dict(record["rules"])
+    rules["guards"] = GuardResult(**{name: tuple(v) if isinstance(v, list) else v for name, v in rules["guards"].items()})
+    rules["missing_terms"] = tuple(rules["missing_terms"])
+    return decide(Measurement(support=support, threshold=threshold, **rules)).label is Label.SUPPORTED
 
 
 def cached_features(args: argparse.Namespace, pack, rows: list[dict], scorer, k: int) -> list:  # noqa: ANN001
-    """Features of --dev rows are kept per (model, file) in train/work/features, so refits are instant."""
+    """Records of --dev rows are kept per (model, file, code, k) in train/work/features, so refits are instant."""
     if not args.dev:
         return featurise(rows, scorer, k)
     swaps = [r for r in rows if r.get("group") == "swaps"]
@@ -106,46 +124,52 @@ def cached_features(args: argparse.Namespace, pack, rows: list[dict], scorer, k:
     for path in args.dev:
         chosen = [r for r in rows if r["group"] == path.stem]
         stamp = (pack.manifest.get("sha256", {}).get("model.onnx", pack.name)[:12] if pack else "lexical") + _code_stamp()
-        cache = folder / f"{path.stem}-{stamp}.json"
+        cache = folder / f"{path.stem}-{stamp}-k{k}.json"
         if cache.exists():
             result += json.loads(cache.read_text())
             continue
-        features = featurise(chosen, scorer, k)
-        cache.write_text(json.dumps(features))
-        result += features
+        records = featurise(chosen, scorer, k)
+        cache.write_text(json.dumps(records))
+        result += records
     return result + (featurise(swaps, scorer, k) if swaps else [])
 
 
 def _code_stamp() -> str:
-    """Changes when the feature code changes, so cached features are never stale."""
+    """Changes when the feature or verdict code changes, so cached records are never stale."""
     import hashlib
 
-    scoring = HERE.parent / "host" / "citemark" / "scoring"
+    package = HERE.parent / "host" / "citemark"
     digest = hashlib.sha1()
     for name in ("features.py", "guards.py", "retrieve.py", "lexical.py", "segment.py"):
-        digest.update((scoring / name).read_bytes())
+        digest.update((package / "scoring" / name).read_bytes())
+    digest.update((package / "verdict.py").read_bytes())
     return "-" + digest.hexdigest()[:8]
 
 
-def best_threshold(probabilities: list[float], labels: list[bool], groups: list[str] | None = None) -> float:
-    """The threshold with the best balanced accuracy, averaged over ``groups`` (each dev set counts the same)."""
-    groups = groups or [""] * len(labels)
-    best, best_score = 0.5, -1.0
+#: Thresholds this close to the best balanced accuracy count as equally good; the highest wins.
+TIE = 0.005
+
+
+def best_threshold(records: list[dict], probabilities: list[float], labels: list[bool], groups: list[str]) -> float:
+    """The threshold whose final verdicts (guards included) have the best balanced accuracy,
+    averaged over ``groups`` (each dev set counts the same). Among thresholds within ``TIE``
+    of the best, the highest: at equal accuracy, fewer false claims badged supported."""
+    results = []
     for threshold in [i / 100 for i in range(5, 96)]:
         scores = []
         for group in sorted(set(groups)):
-            chosen = [(p, y) for p, y, g in zip(probabilities, labels, groups) if g == group]
+            chosen = [(verdict_is_supported(r, p, threshold), y)
+                      for r, p, y, g in zip(records, probabilities, labels, groups) if g == group]
             pos = sum(y for _, y in chosen)
             neg = len(chosen) - pos
             if not pos or not neg:
                 continue
-            tp = sum(p >= threshold and y for p, y in chosen)
-            tn = sum(p < threshold and not y for p, y in chosen)
+            tp = sum(said and y for said, y in chosen)
+            tn = sum(not said and not y for said, y in chosen)
             scores.append((tp / pos + tn / neg) / 2)
-        score = sum(scores) / len(scores)
-        if score > best_score:
-            best, best_score = threshold, score
-    return best
+        results.append((threshold, sum(scores) / len(scores)))
+    best = max(score for _, score in results)
+    return max(threshold for threshold, score in results if score >= best - TIE)
 
 
 def main() -> None:
@@ -177,19 +201,17 @@ def main() -> None:
         swaps = [r for r in rows_for_fitting(args.swaps * 4, args.seed, heldout_ids) if r.get("synthetic")][: args.swaps]
         rows += [{**r, "group": "swaps"} for r in swaps]
     print(f"featurising {len(rows)} rows with {pack.name if pack else 'no model'}…", flush=True)
-    features = cached_features(args, pack, rows, scorer, settings.evidence_windows)
-    kept = [(f, r["label"] == "entailment") for f, r in zip(features, rows) if f is not None]
-    groups = [r.get("group", "") for f, r in zip(features, rows) if f is not None]
+    records = cached_features(args, pack, rows, scorer, settings.evidence_windows)
+    kept = [(record, r["label"] == "entailment", r.get("group", "")) for record, r in zip(records, rows) if record]
     names = FEATURES_MODEL if pack else FEATURES_LEXICAL
-    sizes = {g: groups.count(g) for g in set(groups)}
+    sizes = Counter(g for *_, g in kept)
     share = {g: 0.5 if g == "swaps" else 1.0 for g in sizes}  # every dev set counts the same; swaps half as much
-    weights, bias = fit([f for f, _ in kept], [y for _, y in kept], names,
-                        sample_weights=[share[g] / sizes[g] for g in groups])
+    weights, bias = fit([r["features"] for r, _, _ in kept], [y for _, y, _ in kept], names,
+                        sample_weights=[share[g] / sizes[g] for *_, g in kept])
     source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
     combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {source}")
-    probabilities = [combiner.probability(f) for f, _ in kept]
-    dev_only = [(p, y, g) for p, (_, y), g in zip(probabilities, kept, groups) if g != "swaps"]
-    threshold = best_threshold([p for p, _, _ in dev_only], [y for _, y, _ in dev_only], [g for _, _, g in dev_only])
+    scored = [(r, combiner.probability(r["features"]), y, g) for r, y, g in kept if g != "swaps"]
+    threshold = best_threshold(*map(list, zip(*scored)))
     combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on)
     print(json.dumps(combiner.to_dict(), indent=2))
     if args.out:

@@ -214,24 +214,12 @@ class Engine:
         nli = list(await self._scorer.score([(h.text, claim.text) for h in hits])) if self._scorer else None
         evidence = measure(claim.text, index, hits, nli)
         support = self.combiner.probability(evidence.features)
-        contra = evidence.contradiction
-        measurement = Measurement(
-            support=support,
-            threshold=self.combiner.threshold,
-            coverage=evidence.best.coverage.terms,
-            document_coverage=evidence.features["document_coverage"],
-            contradiction=contra.contradiction if contra else None,
-            contradiction_coverage=evidence.contradiction_hit.coverage.terms if evidence.contradiction_hit else 0.0,
-            context_coverage=evidence.context_coverage,
-            guards=evidence.guards,
-            missing_terms=evidence.best.coverage.missing,
-            retracted=document.retracted,
-            paywalled=document.paywalled,
-        )
+        measurement = evidence.measurement(support, self.combiner.threshold, retracted=document.retracted,
+                                           paywalled=document.paywalled)
         decision = decide(measurement)
         shown, shown_nli = evidence.best, evidence.best_nli
         if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:
-            shown, shown_nli = evidence.contradiction_hit, contra
+            shown, shown_nli = evidence.contradiction_hit, evidence.contradiction
         scores = Scores(
             support=support,
             entailment=shown_nli.entailment if shown_nli else None,

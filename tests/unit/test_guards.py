@@ -39,3 +39,19 @@ def test_sentence_initial_common_words_are_not_names():
 def test_numbers_normalise_spellings():
     values = {q.value for q in numbers("1,200 people, 3.5 million users, 15%, the 21st time, twelve cats")}
     assert {1200.0, 3_500_000.0, 15.0, 21.0, 12.0} <= values
+
+
+def test_a_sentence_opening_name_the_source_lacks_is_still_missing():
+    source = "Alpha is the first letter of the Greek alphabet."
+    assert check("Omega is the first letter of the Greek alphabet.", source, source).missing_names == ("Omega",)
+
+
+def test_discourse_words_opening_a_sentence_are_not_names():
+    assert entities("Specifically, the firm grew. Nevertheless it moved. Such growth is rare.") == []
+
+
+def test_an_alias_the_claim_defines_in_parentheses_need_not_be_in_the_source():
+    source = "Heart size is measured by the cardiothoracic ratio on a chest X-ray."
+    result = check("Heart size is measured by the cardiothoracic ratio (CTR) on a chest X-ray.", source, source)
+    assert result.missing_names == ()
+    assert check("Heart size is measured by the Boston ratio on a chest X-ray.", source, source).missing_names == ("Boston",)

@@ -1,9 +1,10 @@
 """The combiner: one calibrated P(supported) from the model's probabilities and cheap features.
 
 Neither signal is enough alone: word overlap misses paraphrase, a small
-cross-encoder misses "adds a detail". A logistic regression over both, fitted on
-the training data (``train/fit_combiner.py``) and checked on the dev sets, turns
-them into one probability whose threshold means the same for every model.
+cross-encoder misses "adds a detail". A logistic regression over both, fitted by
+``train/fit_combiner.py`` on the dev sets (about ten weights; cross-fitted in
+bench/REPORT.md), turns them into one probability whose threshold means the
+same for every model.
 
 A pack may carry its own combiner (``"combiner"`` in its manifest); lexical-only
 mode and packs without one use the defaults in ``combiners.json`` beside this
@@ -26,7 +27,7 @@ FEATURES_LEXICAL = (
     "union_coverage", "coverage", "weighted_coverage", "bigrams", "document_coverage", "missing_numbers", "missing_names",
     "unstated_in_evidence", "negation_mismatch",
 )
-FEATURES_MODEL = ("entailment", "contradiction", "contradiction_at_best", *FEATURES_LEXICAL)
+FEATURES_MODEL = ("entailment", "best_entailment", "contradiction", "contradiction_at_best", *FEATURES_LEXICAL)
 
 _DEFAULTS = Path(__file__).with_name("combiners.json")
 
@@ -67,7 +68,7 @@ def load_default(kind: str) -> Combiner:
         return Combiner.from_dict(table[kind])
     if kind == "lexical":
         return Combiner(FEATURES_LEXICAL, (0.5, 1.0, 4.5, 1.0, 1.0, -2.0, -1.5, -1.0, -2.0), -4.5, 0.5, "hand-set")
-    return Combiner(FEATURES_MODEL, (4.0, -1.0, -2.0, 0.5, 1.0, 2.5, 0.5, 0.5, -2.0, -1.5, -1.0, -2.0), -5.0, 0.5, "hand-set")
+    return Combiner(FEATURES_MODEL, (4.0, 0.0, -1.0, -2.0, 0.5, 1.0, 2.5, 0.5, 0.5, -2.0, -1.5, -1.0, -2.0), -5.0, 0.5, "hand-set")
 
 
 def fit(

@@ -14,6 +14,7 @@ from citemark.scoring import guards
 from citemark.scoring.lexical import content_terms, coverage
 from citemark.scoring.nli import NLIScores
 from citemark.scoring.retrieve import EvidenceIndex, Hit
+from citemark.verdict import Measurement
 
 __all__ = ["ClaimEvidence", "measure"]
 
@@ -30,6 +31,25 @@ class ClaimEvidence:
     guards: guards.GuardResult
     context_coverage: float  # claim words other than figures, in the best window
     features: dict[str, float]
+    missing_terms: tuple[str, ...] = ()  # claim words the best window lacks
+
+    def measurement(self, support: float, threshold: float, *, retracted: str | None = None,
+                    paywalled: bool = False) -> Measurement:
+        """What ``verdict.decide`` reads, given the combiner's P(supported) and threshold."""
+        contra = self.contradiction
+        return Measurement(
+            support=support,
+            threshold=threshold,
+            coverage=self.best.coverage.terms,
+            document_coverage=self.features["document_coverage"],
+            contradiction=contra.contradiction if contra else None,
+            contradiction_coverage=self.contradiction_hit.coverage.terms if self.contradiction_hit else 0.0,
+            context_coverage=self.context_coverage,
+            guards=self.guards,
+            missing_terms=self.missing_terms,
+            retracted=retracted,
+            paywalled=paywalled,
+        )
 
 
 def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScores] | None) -> ClaimEvidence:
@@ -62,6 +82,7 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         features["entailment"] = nli[best_i].entailment
         features["contradiction"] = nli[contra_i].contradiction if contra_i is not None else 0.0
         features["contradiction_at_best"] = nli[best_i].contradiction
+        features["best_entailment"] = max(s.entailment for s in nli)
     return ClaimEvidence(
         best=best,
         best_nli=nli[best_i] if nli is not None else None,
@@ -70,6 +91,7 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         guards=guard,
         context_coverage=_context_coverage(claim, best, index),
         features=features,
+        missing_terms=best.coverage.missing,
     )
 
 

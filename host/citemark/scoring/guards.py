@@ -36,7 +36,7 @@ _ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|lacks?|lacked|failed|fails|"
     r"unable|refused|denied|denies)\b|n't\b", re.IGNORECASE)
-_SENTENCE_START = re.compile(r"(?:^|[.!?]\s+|\n)\W*$")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +77,14 @@ def _looks_rounded(text: str) -> bool:
 
 def entities(text: str) -> list[str]:
     """Capitalised names in ``text`` (sentence-initial common words left out)."""
+    return [name for name, _ in _names(text)]
+
+
+def _names(text: str) -> list[tuple[str, bool]]:
+    """(name, alias) pairs. An *alias* is what the claim itself defines in parentheses
+    ("the cardiothoracic ratio (CTR)"): the source need not use it. A lone capitalised
+    word opening a sentence stays a name: "Omega is the first letter" must not pass
+    on a source about Alpha, even though "Rising rates…" then counts "Rising" too."""
     result = []
     for match in _ENTITY.finditer(text):
         name = match.group(0).strip(" .")
@@ -87,12 +95,20 @@ def entities(text: str) -> list[str]:
         at_start = bool(_SENTENCE_START.search(text[: match.start()])) and " " not in name
         if name.lower() in _COMMON_STARTERS or (at_start and len(name) <= 2):
             continue
-        result.append(name)
+        alias = text[match.start() - 1 : match.start()] == "(" and text[match.end() : match.end() + 1] == ")"
+        result.append((name, alias))
     return result
 
 
 _COMMON_STARTERS = frozenset(
-    ["the", "a", "an", "in", "on", "at", "as", "it", "its", "this", "that", "these", "those", "there", "he", "she", "they", "we", "i", "you", "his", "her", "their", "our", "however", "but", "and", "or", "so", "then", "also", "after", "before", "during", "when", "while", "although", "though", "because", "if", "since", "according", "today", "yes", "no", "many", "most", "some", "several", "one", "two", "three", "first", "second", "later", "earlier", "overall", "additionally", "furthermore", "moreover", "finally", "meanwhile", "instead", "thus", "therefore"]
+    ["the", "a", "an", "in", "on", "at", "as", "it", "its", "this", "that", "these", "those", "there", "he", "she", "they", "we", "i", "you", "his", "her", "their", "our", "however", "but", "and", "or", "so", "then", "also", "after", "before", "during", "when", "while", "although", "though", "because", "if", "since", "according", "today", "yes", "no", "many", "most", "some", "several", "one", "two", "three", "first", "second", "later", "earlier", "overall", "additionally", "furthermore", "moreover", "finally", "meanwhile", "instead", "thus", "therefore",
+     # discourse words and function words that open sentences and are never names
+     "specifically", "nevertheless", "nonetheless", "such", "another", "other", "others", "each", "every", "both", "all",
+     "any", "similarly", "likewise", "consequently", "hence", "accordingly", "notably", "importantly", "generally",
+     "typically", "usually", "often", "sometimes", "currently", "recently", "historically", "ultimately", "initially",
+     "eventually", "alternatively", "conversely", "indeed", "still", "yet", "even", "only", "here", "now", "what",
+     "which", "who", "where", "why", "how", "unlike", "despite", "for", "from", "by", "with", "without", "to", "of",
+     "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would"]
 )
 
 
@@ -135,10 +151,11 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
                 and not any(_same(q, other) for other in evidence_numbers)]
     document_terms, evidence_terms = set(terms(document)), set(terms(nearby if nearby is not None else evidence))
     missing_names = []
-    for name in entities(claim):
+    for name, alias in _names(claim):
         words = [w for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
         if words and sum(w in document_terms for w in words) / len(words) < 0.5:
-            missing_names.append(name)
+            if not alias:
+                missing_names.append(name)
         elif words and sum(w in evidence_terms for w in words) / len(words) < 0.5:
             unstated.append(name)
     negated = bool(_NEGATION.search(claim)) and not _NEGATION.search(evidence)
