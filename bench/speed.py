@@ -45,7 +45,7 @@ def answer_markdown(server: _PageServer, cases) -> str:
     return f"{claims}\n\n## Sources\n{sources}\n"
 
 
-async def through_engine(model: str | None, answer: str) -> dict:
+async def through_engine(model: str | None, answer: str, cases) -> dict:  # noqa: ANN001
     from citemark.engine import Engine
     from citemark.settings import Settings
 
@@ -62,16 +62,38 @@ async def through_engine(model: str | None, answer: str) -> dict:
             first = first or time.perf_counter() - started
         runs.append({"first_verdict_s": round(first or 0.0, 3), "all_verdicts_s": round(time.perf_counter() - started, 3),
                      "verdicts": count})
-    pairs_per_s = None
-    if engine._scorer is not None:
-        pairs = [("The Danube flows for 2,850 kilometres through ten countries. " * 3, "The Danube is long.")] * 64
-        started = time.perf_counter()
-        engine._scorer.scorer.score(pairs)
-        pairs_per_s = round(len(pairs) / (time.perf_counter() - started), 1)
+    model = _model_cost(engine, cases) if engine._scorer is not None else None
     await engine.aclose()
     best = min(runs, key=lambda r: r["all_verdicts_s"])
-    return {"model": engine.model_name, "runs": runs, "best": best, "nli_pairs_per_s": pairs_per_s,
-            "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}
+    return {"model": engine.model_name, "runs": runs, "best": best, "model_cost": model,
+            "peak_rss_mb": _peak_rss_mb()}
+
+
+def _model_cost(engine, cases) -> dict:  # noqa: ANN001
+    """The model's share: the very (window, claim) pairs the engine scores for these claims, timed alone."""
+    from citemark.scoring.retrieve import EvidenceIndex
+
+    pairs = []
+    for case in cases:
+        hits = EvidenceIndex(case.source).search(case.claim, k=engine.settings.evidence_windows)
+        pairs += [(hit.text, case.claim) for hit in hits]
+    started = time.perf_counter()
+    engine._scorer.scorer.score(pairs)
+    seconds = time.perf_counter() - started
+    return {"pairs": len(pairs), "pairs_per_s": round(len(pairs) / seconds, 1),
+            "ms_per_claim": round(1000 * seconds / len(cases), 1)}
+
+
+def _peak_rss_mb() -> float:
+    """This process's peak RSS. VmHWM, not ru_maxrss: Linux carries ru_maxrss across exec, so a bench
+    started by a big parent would report the parent's size."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
 
 
 def through_host(model: str | None, answer: str) -> dict:
@@ -146,7 +168,7 @@ def main() -> int:
     server = _PageServer(cases)
     try:
         answer = answer_markdown(server, cases)
-        engine = asyncio.run(through_engine(args.model, answer))
+        engine = asyncio.run(through_engine(args.model, answer, cases))
         host = through_host(args.model, answer)
         peer = through_citesure(answer)
     finally:
@@ -161,7 +183,7 @@ def main() -> int:
     args.out.write_text(json.dumps(report, indent=2))
     best = engine["best"]
     print(f"engine ({engine['model']}): first verdict {best['first_verdict_s']} s, all {best['all_verdicts_s']} s, "
-          f"{engine['nli_pairs_per_s']} NLI pairs/s, peak RSS {engine['peak_rss_mb']} MB")
+          f"model {engine['model_cost']}, peak RSS {engine['peak_rss_mb']} MB")
     print(f"host: hello {host['hello_s']} s, idle RSS {host['idle_rss_mb']} MB; cold {host['cold']}; warm {host['warm']}; "
           f"busy RSS {host['busy_rss_mb']} MB")
     print(f"citesure overlap tiers: all {peer['all_verdicts_s']} s for {peer['citations']} citations "
