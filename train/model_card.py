@@ -52,7 +52,7 @@ def main() -> None:
         "- **Input:** `[CLS] claim [SEP] evidence [SEP]`, up to 256 tokens; evidence is a 1–3 sentence window "
         "chosen by citemark's retrieval.",
         "- **Output use:** citemark combines P(entailment) and P(contradiction) with word, number and name coverage "
-        "in a logistic combiner (`combiner` in the manifest) into P(supported). The combiner's ~10 weights and "
+        "in a logistic combiner (`combiner` in the manifest) into P(supported). The combiner's dozen or so weights and "
         f"threshold were fitted on {manifest.get('combiner', {}).get('fitted_on', '?')} (the benchmark dev sets); "
         "the network's weights never saw benchmark data. The cross-fit rows below are the out-of-sample check.",
         "",
