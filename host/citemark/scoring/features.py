@@ -31,7 +31,6 @@ class ClaimEvidence:
     guards: guards.GuardResult
     context_coverage: float  # claim words other than figures, in the best window
     features: dict[str, float]
-    missing_terms: tuple[str, ...] = ()  # claim words the best window lacks
 
     def measurement(self, support: float, threshold: float, *, retracted: str | None = None,
                     paywalled: bool = False) -> Measurement:
@@ -46,7 +45,7 @@ class ClaimEvidence:
             contradiction_coverage=self.contradiction_hit.coverage.terms if self.contradiction_hit else 0.0,
             context_coverage=self.context_coverage,
             guards=self.guards,
-            missing_terms=self.missing_terms,
+            missing_terms=self.best.coverage.missing,
             retracted=retracted,
             paywalled=paywalled,
         )
@@ -91,7 +90,6 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         guards=guard,
         context_coverage=_context_coverage(claim, best, index),
         features=features,
-        missing_terms=best.coverage.missing,
     )
 
 
