@@ -5,15 +5,16 @@ Step 4 of train/README.md. Features are computed by
 sources of rows:
 
 - ``--dev FILE`` (repeatable; what the shipped pack and combiners.json use): the
-  benchmark dev sets, each set weighted the same. About ten weights are fitted, so
-  this is tuning, not training; ``bench/report.py`` cross-fits (fit on one dev
+  benchmark dev sets, each set weighted the same. About a dozen weights are fitted,
+  so this is tuning, not training; ``bench/report.py`` cross-fits (fit on one dev
   set, test on the other) to show how it transfers.
 - no ``--dev``: rows from the permissive grounding sets (whole premises, windowed
   by the engine's own retrieval; never ../shared/bench), plus number / entity /
   negation swaps of their supported claims. Kept because it needs no benchmark
   data at all; it transfers worse (see train/README.md).
 
-The threshold is the one that maximises balanced accuracy on the fitting rows.
+The threshold is chosen on the final verdicts (``verdict.decide``, guards
+included), averaged over the dev sets: the highest within ``TIE`` of the best.
 
     python train/fit_combiner.py --model none --dev ../shared/bench/data/wice-dev.jsonl --dev ../shared/bench/data/attrbench-dev.jsonl
     python train/fit_combiner.py --model aegis-pair --dev …      # → scoring/combiners.json

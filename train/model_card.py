@@ -86,8 +86,8 @@ def main() -> None:
               "## Limits", "",
               "English only. Small model: it misses paraphrases that need world knowledge and long chains of reasoning; "
               "citemark's number and name guards and the contradiction threshold keep it from calling a false claim "
-              "supported more than they help it find support. Scores of this int8 model move slightly with the batch "
-              "it is run in (activations are quantised per batch).", ""]
+              "supported more than they help it find support. int8 activations are quantised per batch, so the pack "
+              "runs one pair at a time (`batch_size: 1`): a claim gets the same score whatever else is in the request.", ""]
     (args.pack / "MODEL_CARD.md").write_text("\n".join(lines))
     print(f"wrote {args.pack / 'MODEL_CARD.md'}")
 

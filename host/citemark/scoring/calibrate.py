@@ -2,7 +2,7 @@
 
 Neither signal is enough alone: word overlap misses paraphrase, a small
 cross-encoder misses "adds a detail". A logistic regression over both, fitted by
-``train/fit_combiner.py`` on the dev sets (about ten weights; cross-fitted in
+``train/fit_combiner.py`` on the dev sets (about a dozen weights; cross-fitted in
 bench/REPORT.md), turns them into one probability whose threshold means the
 same for every model.
 
