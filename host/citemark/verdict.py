@@ -7,8 +7,9 @@ Rules, in order (docs/verdicts.md is the user-facing version):
 2. The source carries a retraction notice → ``retracted``.
 3. The source clearly states otherwise → ``contradicted``: no window supports the
    claim and the model is confident of a contradiction in a window that is about
-   it, or the claim's figure is absent while the evidence states a different one
-   and everything else matches.
+   it; or the model is that confident that the very passage quoted as evidence
+   contradicts the claim, whatever the word overlap says; or the claim's figure
+   is absent while the evidence states a different one and everything else matches.
 4. ``P(supported)`` reaches the threshold and every figure and name of the claim
    is in the source → ``supported``. A figure or name missing → ``partial``.
 5. Most of the claim is there but not all → ``partial`` (naming the missing words).
@@ -40,6 +41,8 @@ __all__ = ["Decision", "Measurement", "decide", "decide_failure"]
 CONTRADICTION = 0.9
 #: The evidence window must hold this share of the claim's content words to contradict it.
 ON_TOPIC = 0.5
+#: The quoted passage itself refutes the claim: P(contradiction) ≥ CONTRADICTION and P(entailment) at most this.
+REFUTED_ENTAILMENT = 0.1
 #: Below the support threshold but this close to it, with most words present: partial.
 PARTIAL_MARGIN = 0.25
 PARTIAL_COVERAGE = 0.6
@@ -64,6 +67,8 @@ class Measurement:
     contradiction: float | None  # model P(contradiction) of the most on-topic window
     contradiction_coverage: float  # coverage of that window
     context_coverage: float = 0.0  # share of the claim's words *other than figures* in the best window
+    evidence_entailment: float | None = None  # model P(entailment) of the quoted window
+    evidence_contradiction: float | None = None  # model P(contradiction) of the quoted window
     guards: GuardResult
     missing_terms: tuple[str, ...] = ()
     retracted: str | None = None
@@ -85,6 +90,14 @@ def decide(m: Measurement) -> Decision:
         and m.contradiction_coverage >= ON_TOPIC
     ):
         return Decision(Label.CONTRADICTED, "contradicted_by_source", "The source states something different.")
+    if (
+        m.evidence_contradiction is not None
+        and m.evidence_contradiction >= CONTRADICTION
+        and (m.evidence_entailment or 0.0) <= REFUTED_ENTAILMENT
+    ):
+        # High word overlap with a passage that says the opposite ("was not the largest"
+        # against "amassed the largest") must not become "supported".
+        return Decision(Label.CONTRADICTED, "evidence_refutes", "The passage that matches best states the opposite.")
     conflicting = m.guards.conflicting_numbers
     if conflicting and m.context_coverage >= 0.75:
         return Decision(

@@ -32,6 +32,9 @@ def measure(**changes) -> Measurement:
         # a confident contradiction in a window that is not about the claim does not count
         ({"support": 0.1, "contradiction": 0.97, "contradiction_coverage": 0.2, "coverage": 0.2, "document_coverage": 0.2},
          Label.UNSUPPORTED, "not_found"),
+        # word overlap does not outvote a model that is sure the quoted passage says the opposite
+        ({"evidence_contradiction": 0.98, "evidence_entailment": 0.01}, Label.CONTRADICTED, "evidence_refutes"),
+        ({"evidence_contradiction": 0.98, "evidence_entailment": 0.3}, Label.SUPPORTED, "entailed"),
         # a supporting window wins over a contradicting one elsewhere
         ({"contradiction": 0.97}, Label.SUPPORTED, "entailed"),
         ({"support": 0.2, "guards": GuardResult(("12%",), ("12%",), ())}, Label.CONTRADICTED, "number_conflict"),

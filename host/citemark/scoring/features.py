@@ -44,6 +44,8 @@ class ClaimEvidence:
             contradiction=contra.contradiction if contra else None,
             contradiction_coverage=self.contradiction_hit.coverage.terms if self.contradiction_hit else 0.0,
             context_coverage=self.context_coverage,
+            evidence_entailment=self.best_nli.entailment if self.best_nli else None,
+            evidence_contradiction=self.best_nli.contradiction if self.best_nli else None,
             guards=self.guards,
             missing_terms=self.best.coverage.missing,
             retracted=retracted,
