@@ -1,4 +1,4 @@
-"""The engine end to end over real HTTP on 127.0.0.1 (lexical-only here; model runs in test_model_engine.py)."""
+"""The engine end to end over real HTTP on 127.0.0.1 (lexical-only here; the shipped model runs in test_shipped_model.py)."""
 
 from __future__ import annotations
 

@@ -89,3 +89,17 @@ async def test_the_engine_with_the_real_model_judges_the_example(settings):
     assert "citemark-grounding-minilm" in report.model
     # sources are relative paths: the CLI resolves them; here they are unreachable by URL policy
     assert all(v.label in (Label.UNREACHABLE,) for v in report.verdicts)
+
+
+async def test_word_overlap_does_not_outvote_a_passage_that_says_the_opposite(settings):
+    """The negated claim shares almost every word with the passage (and the passage has a "never"
+    of its own, so the negation guard is silent): only the model can tell, and it must win."""
+    source = ("James Petiver was an apothecary in London. Petiver eventually amassed the largest natural history "
+              "collection in the world, and it never would have happened without the trade routes of his day.")
+    async with Engine(settings.with_(model=None)) as engine:
+        negated = await engine.verify_claim(
+            "The collection that Petiver amassed was not the largest natural history collection in the world.", source)
+        stated = await engine.verify_claim("Petiver amassed the largest natural history collection in the world.", source)
+    assert (negated.label, negated.reason) == (Label.CONTRADICTED, "evidence_refutes")
+    assert "largest natural history collection" in negated.evidence.quote
+    assert stated.label is Label.SUPPORTED
