@@ -11,7 +11,9 @@ Rules, in order (docs/verdicts.md is the user-facing version):
    contradicts the claim, whatever the word overlap says; or the claim's figure
    is absent while the evidence states a different one and everything else matches.
 4. ``P(supported)`` reaches the threshold and every figure and name of the claim
-   is in the source → ``supported``. A figure or name missing → ``partial``.
+   is in the source → ``supported``. A figure or name missing → ``partial``; a
+   word the evidence states the opposite of ("smallest" against "largest") →
+   ``contradicted``.
 5. Most of the claim is there but not all → ``partial`` (naming the missing words).
 6. Otherwise → ``unsupported``.
 
@@ -109,6 +111,11 @@ def decide(m: Measurement) -> Decision:
             return Decision(
                 Label.PARTIAL, "number_missing",
                 f"The source does not state {', '.join(m.guards.missing_numbers)}.", m.guards.missing_numbers,
+            )
+        if m.guards.opposites:
+            return Decision(
+                Label.CONTRADICTED, "opposite_word",
+                f"The source states the opposite: {', '.join(m.guards.opposites)}.", m.guards.opposites,
             )
         if m.guards.negation_mismatch:
             return Decision(

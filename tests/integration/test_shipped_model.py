@@ -100,6 +100,9 @@ async def test_word_overlap_does_not_outvote_a_passage_that_says_the_opposite(se
         negated = await engine.verify_claim(
             "The collection that Petiver amassed was not the largest natural history collection in the world.", source)
         stated = await engine.verify_claim("Petiver amassed the largest natural history collection in the world.", source)
+        # the model is unsure of this one (P(contradiction) about 0.7); the opposite-word guard is not
+        opposite = await engine.verify_claim("Petiver amassed the smallest natural history collection in the world.", source)
     assert (negated.label, negated.reason) == (Label.CONTRADICTED, "evidence_refutes")
+    assert (opposite.label, opposite.reason) == (Label.CONTRADICTED, "opposite_word")
     assert "largest natural history collection" in negated.evidence.quote
     assert stated.label is Label.SUPPORTED

@@ -31,6 +31,22 @@ def test_names_must_appear_in_the_source():
     assert check("Ada Lovelace founded the company in Oxford.", SOURCE, SOURCE).missing_names == ()
 
 
+@pytest.mark.parametrize(
+    ("claim", "evidence", "found"),
+    [
+        ("It is the smallest collection in the world.", "It is the largest collection in the world.", ("smallest ≠ largest",)),
+        ("Sales decreased in 2019.", "Sales increased sharply in 2019.", ("decreased ≠ increased",)),
+        ("It is the largest collection in the world.", "It is the largest collection in the world.", ()),
+        # both words in the evidence: it compares, it does not contradict
+        ("Sales decreased in 2019.", "Sales increased in 2018 and decreased in 2019.", ()),
+        # both words in the claim: nothing was swapped
+        ("The best and worst years were 2019 and 2020.", "Its best year was 2019.", ()),
+    ],
+)
+def test_a_claim_word_the_evidence_states_the_opposite_of_is_found(claim, evidence, found):
+    assert check(claim, evidence, evidence).opposites == found
+
+
 def test_sentence_initial_common_words_are_not_names():
     assert entities("However, the firm grew. In 2019 it moved.") == []
     assert entities("The Guardian reported it.") == ["Guardian"]

@@ -40,6 +40,7 @@ def measure(**changes) -> Measurement:
         ({"support": 0.2, "guards": GuardResult(("12%",), ("12%",), ())}, Label.CONTRADICTED, "number_conflict"),
         ({"guards": GuardResult(("12%",), (), ())}, Label.PARTIAL, "number_missing"),
         ({"guards": GuardResult((), (), ("Cambridge",))}, Label.PARTIAL, "name_missing"),
+        ({"guards": GuardResult(opposites=("smallest ≠ largest",))}, Label.CONTRADICTED, "opposite_word"),
         ({"support": 0.35, "coverage": 0.7}, Label.PARTIAL, "partly_stated"),
         ({"support": 0.1, "coverage": 0.3, "document_coverage": 0.1}, Label.UNSUPPORTED, "not_found"),
         ({"support": 0.1, "coverage": 0.4, "document_coverage": 0.6}, Label.UNSUPPORTED, "not_entailed"),

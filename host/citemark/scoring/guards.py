@@ -1,10 +1,12 @@
-"""Number and name guards: a claim whose figures or names the source does not state cannot be "supported".
+"""Number, name and opposite-word guards: a claim whose figures or names the source does not state cannot be "supported".
 
 Small NLI models are weak exactly where citations go wrong: "grew 12 %" vs "grew
 21 %", "in 2019" vs "in 2016", "Oxford" vs "Cambridge". These checks are exact
 and cheap. Each number in the claim must appear in the source (values compared
 after normalising "1,200" / "1.2 thousand" / "twelve hundred" spellings, with a
-small tolerance for rounding); each name must appear somewhere in the source.
+small tolerance for rounding); each name must appear somewhere in the source. A claim that says "smallest" where
+its evidence says "largest" (and not "smallest") shares nearly every word with it:
+a short list of opposites catches the swap that word overlap rewards.
 
 Run ``python -m citemark.scoring.guards`` for a small demonstration.
 """
@@ -36,6 +38,22 @@ _ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|lacks?|lacked|failed|fails|"
     r"unable|refused|denied|denies)\b|n't\b", re.IGNORECASE)
+#: Opposites whose swap flips a claim's meaning wherever it occurs. Direction words
+#: that passages often use for several things at once ("before"/"after",
+#: "north"/"south", "men"/"women") are left out on purpose.
+_OPPOSITES = [
+    ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"), ("maximum", "minimum"),
+    ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"), ("increasing", "decreasing"),
+    ("rose", "fell"), ("higher", "lower"), ("majority", "minority"), ("best", "worst"), ("better", "worse"),
+    ("oldest", "youngest"), ("older", "younger"), ("earliest", "latest"), ("won", "lost"), ("wins", "losses"),
+    ("success", "failure"), ("successful", "unsuccessful"), ("legal", "illegal"), ("allowed", "prohibited"),
+    ("approved", "rejected"), ("accepted", "rejected"), ("gained", "lost"), ("profit", "loss"),
+    ("positive", "negative"), ("acquitted", "convicted"), ("safe", "unsafe"), ("effective", "ineffective"),
+]
+_OPPOSITE: dict[str, set[str]] = {}
+for _a, _b in _OPPOSITES:
+    _OPPOSITE.setdefault(_a, set()).add(_b)
+    _OPPOSITE.setdefault(_b, set()).add(_a)
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
 
 
@@ -121,6 +139,7 @@ class GuardResult:
     missing_names: tuple[str, ...] = ()  # claim names found nowhere in the source
     unstated_in_evidence: tuple[str, ...] = ()  # figures and names in the source, but not in the evidence window
     negation_mismatch: bool = False  # the claim negates, the evidence does not
+    opposites: tuple[str, ...] = ()  # "smallest ≠ largest": a claim word absent from the evidence, its opposite present
 
     @property
     def number_mismatch(self) -> bool:
@@ -159,7 +178,17 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
         elif words and sum(w in evidence_terms for w in words) / len(words) < 0.5:
             unstated.append(name)
     negated = bool(_NEGATION.search(claim)) and not _NEGATION.search(evidence)
-    return GuardResult(tuple(missing), tuple(conflicting), tuple(missing_names), tuple(unstated), negated)
+    return GuardResult(tuple(missing), tuple(conflicting), tuple(missing_names), tuple(unstated), negated,
+                       opposites(claim, evidence))
+
+
+def opposites(claim: str, evidence: str) -> tuple[str, ...]:
+    """"claim word ≠ evidence word" for each claim word the evidence replaces by its opposite."""
+    claim_words, evidence_words = set(terms(claim)), set(terms(evidence))
+    return tuple(sorted(
+        f"{word} ≠ {other}" for word in claim_words & _OPPOSITE.keys() if word not in evidence_words
+        for other in _OPPOSITE[word] if other in evidence_words and other not in claim_words
+    ))
 
 
 if __name__ == "__main__":
