@@ -15,6 +15,9 @@ sources of rows:
 
 The threshold is chosen on the final verdicts (``verdict.decide``, guards
 included), averaged over the dev sets: the highest within ``TIE`` of the best.
+The same comparison decides ``refutes`` (may the model's confident contradiction
+of the quoted passage overrule word overlap?): on when it costs less than ``TIE``,
+since it only ever takes "supported" away.
 
     python train/fit_combiner.py --model none --dev ../shared/bench/data/wice-dev.jsonl --dev ../shared/bench/data/attrbench-dev.jsonl
     python train/fit_combiner.py --model aegis-pair --dev …      # → scoring/combiners.json
@@ -99,16 +102,18 @@ def featurise(rows: list[dict], scorer, k: int) -> list[dict | None]:
             continue
         nli = scores[offset : offset + len(hits)] if scores is not None else None
         evidence = measure(row["hypothesis"], index, hits, nli)
-        rules = dataclasses.asdict(evidence.measurement(0.0, 1.0))
+        rules = dataclasses.asdict(evidence.measurement(0.0, 1.0, refutes=True))
         for name in ("support", "threshold", "retracted", "paywalled", "has_claim"):
             rules.pop(name)
         records.append({"features": evidence.features, "rules": rules})
     return records
 
 
-def verdict_is_supported(record: dict, support: float, threshold: float) -> bool:
+def verdict_is_supported(record: dict, support: float, threshold: float, refutes: bool) -> bool:
     """The engine's final call for a fitting row: the combiner *and* the guards of ``verdict.decide``."""
     rules = dict(record["rules"])
+    if not refutes:
+        rules["evidence_entailment"] = rules["evidence_contradiction"] = None
     rules["guards"] = GuardResult(**{name: tuple(v) if isinstance(v, list) else v for name, v in rules["guards"].items()})
     rules["missing_terms"] = tuple(rules["missing_terms"])
     return decide(Measurement(support=support, threshold=threshold, **rules)).label is Label.SUPPORTED
@@ -151,15 +156,16 @@ def _code_stamp() -> str:
 TIE = 0.005
 
 
-def best_threshold(records: list[dict], probabilities: list[float], labels: list[bool], groups: list[str]) -> float:
+def best_threshold(records: list[dict], probabilities: list[float], labels: list[bool], groups: list[str],
+                   refutes: bool = False) -> tuple[float, float]:
     """The threshold whose final verdicts (guards included) have the best balanced accuracy,
-    averaged over ``groups`` (each dev set counts the same). Among thresholds within ``TIE``
-    of the best, the highest: at equal accuracy, fewer false claims badged supported."""
+    averaged over ``groups`` (each dev set counts the same), and that accuracy. Among thresholds
+    within ``TIE`` of the best, the highest: at equal accuracy, fewer false claims badged supported."""
     results = []
     for threshold in [i / 100 for i in range(5, 96)]:
         scores = []
         for group in sorted(set(groups)):
-            chosen = [(verdict_is_supported(r, p, threshold), y)
+            chosen = [(verdict_is_supported(r, p, threshold, refutes), y)
                       for r, p, y, g in zip(records, probabilities, labels, groups) if g == group]
             pos = sum(y for _, y in chosen)
             neg = len(chosen) - pos
@@ -170,7 +176,7 @@ def best_threshold(records: list[dict], probabilities: list[float], labels: list
             scores.append((tp / pos + tn / neg) / 2)
         results.append((threshold, sum(scores) / len(scores)))
     best = max(score for _, score in results)
-    return max(threshold for threshold, score in results if score >= best - TIE)
+    return max((threshold, score) for threshold, score in results if score >= best - TIE)
 
 
 def main() -> None:
@@ -212,8 +218,15 @@ def main() -> None:
     source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
     combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {source}")
     scored = [(r, combiner.probability(r["features"]), y, g) for r, y, g in kept if g != "swaps"]
-    threshold = best_threshold(*map(list, zip(*scored)))
-    combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on)
+    columns = list(map(list, zip(*scored)))
+    threshold, accuracy = best_threshold(*columns)
+    refutes = False
+    if pack is not None:
+        with_refutes = best_threshold(*columns, refutes=True)
+        refutes = with_refutes[1] >= accuracy - TIE
+        print(f"model refutes overlap: {with_refutes[1]:.4f} against {accuracy:.4f} → {'on' if refutes else 'off'}")
+        threshold = with_refutes[0] if refutes else threshold
+    combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on, refutes)
     print(json.dumps(combiner.to_dict(), indent=2))
     if args.out:
         args.out.write_text(json.dumps(combiner.to_dict(), indent=2) + "\n")

@@ -214,8 +214,8 @@ class Engine:
         nli = list(await self._scorer.score([(h.text, claim.text) for h in hits])) if self._scorer else None
         evidence = measure(claim.text, index, hits, nli)
         support = self.combiner.probability(evidence.features)
-        measurement = evidence.measurement(support, self.combiner.threshold, retracted=document.retracted,
-                                           paywalled=document.paywalled)
+        measurement = evidence.measurement(support, self.combiner.threshold, refutes=self.combiner.refutes,
+                                           retracted=document.retracted, paywalled=document.paywalled)
         decision = decide(measurement)
         shown, shown_nli = evidence.best, evidence.best_nli
         if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -10,6 +11,7 @@ from citemark.engine import Engine
 from citemark.models import registry
 from citemark.models.pack import load_pack, verify_checksums
 from citemark.models.runtime import PackScorer
+from citemark.scoring.calibrate import Combiner
 from citemark.types import Label
 
 PACK = registry.BUNDLED / "citemark-grounding-minilm"
@@ -106,3 +108,15 @@ async def test_word_overlap_does_not_outvote_a_passage_that_says_the_opposite(se
     assert (opposite.label, opposite.reason) == (Label.CONTRADICTED, "opposite_word")
     assert "largest natural history collection" in negated.evidence.quote
     assert stated.label is Label.SUPPORTED
+
+
+async def test_the_model_overrules_overlap_only_where_its_combiner_says_so(settings):
+    """``refutes`` is fitted per model: off, the same negated claim is left to overlap and guards."""
+    shipped = Combiner.from_dict(load_pack(PACK).combiner)
+    assert shipped.refutes
+    claim = "The collection that Petiver amassed was not the largest natural history collection in the world."
+    source = ("Petiver eventually amassed the largest natural history collection in the world, and it never "
+              "would have happened without the trade routes of his day.")
+    async with Engine(settings.with_(model=None), combiner=dataclasses.replace(shipped, refutes=False)) as engine:
+        verdict = await engine.verify_claim(claim, source)
+    assert verdict.reason != "evidence_refutes"

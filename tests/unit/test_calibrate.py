@@ -29,6 +29,10 @@ def test_combiner_probability_and_round_trip():
     assert math.isclose(combiner.probability({"a": 1.0, "b": 1.0}), 1 / (1 + math.exp(-1.5)))
     assert combiner.probability({}) == 1 / (1 + math.exp(-0.5))  # missing features count as 0
     assert Combiner.from_dict(combiner.to_dict()) == combiner
+    refuting = Combiner(("a",), (1.0,), 0.0, refutes=True)
+    assert Combiner.from_dict(refuting.to_dict()).refutes
+    # combiners written before "refutes" existed keep the old behaviour
+    assert not Combiner.from_dict({"features": ["a"], "weights": [1.0], "bias": 0.0}).refutes
 
 
 def test_a_shipped_lexical_combiner_exists():

@@ -34,13 +34,20 @@ _DEFAULTS = Path(__file__).with_name("combiners.json")
 
 @dataclass(frozen=True, slots=True)
 class Combiner:
-    """``P(supported) = sigmoid(bias + Σ weight·feature)`` and the threshold to call it supported."""
+    """``P(supported) = sigmoid(bias + Σ weight·feature)`` and the threshold to call it supported.
+
+    ``refutes``: whether the model's confident contradiction of the quoted passage
+    overrules word overlap (``verdict.decide``'s ``evidence_refutes``). Fitting turns
+    it on only for a model whose contradictions hold up on the dev sets: a real
+    3-way NLI head's do, the aegis pair's detector's do not.
+    """
 
     features: tuple[str, ...]
     weights: tuple[float, ...]
     bias: float
     threshold: float = 0.5
     fitted_on: str = ""
+    refutes: bool = False
 
     def probability(self, values: Mapping[str, float]) -> float:
         z = self.bias + sum(w * float(values.get(f, 0.0)) for f, w in zip(self.features, self.weights))
@@ -50,6 +57,7 @@ class Combiner:
         return {
             "features": list(self.features), "weights": [round(w, 6) for w in self.weights],
             "bias": round(self.bias, 6), "threshold": round(self.threshold, 4), "fitted_on": self.fitted_on,
+            "refutes": self.refutes,
         }
 
     @classmethod
@@ -58,7 +66,8 @@ class Combiner:
         weights = tuple(float(w) for w in data["weights"])
         if len(features) != len(weights):
             raise ValueError("combiner: features and weights differ in length")
-        return cls(features, weights, float(data["bias"]), float(data.get("threshold", 0.5)), str(data.get("fitted_on", "")))
+        return cls(features, weights, float(data["bias"]), float(data.get("threshold", 0.5)), str(data.get("fitted_on", "")),
+                   bool(data.get("refutes", False)))
 
 
 def load_default(kind: str) -> Combiner:

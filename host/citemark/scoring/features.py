@@ -32,10 +32,12 @@ class ClaimEvidence:
     context_coverage: float  # claim words other than figures, in the best window
     features: dict[str, float]
 
-    def measurement(self, support: float, threshold: float, *, retracted: str | None = None,
+    def measurement(self, support: float, threshold: float, *, refutes: bool = False, retracted: str | None = None,
                     paywalled: bool = False) -> Measurement:
-        """What ``verdict.decide`` reads, given the combiner's P(supported) and threshold."""
+        """What ``verdict.decide`` reads, given the combiner's P(supported), threshold and
+        whether the model's contradiction of the quoted passage may overrule overlap."""
         contra = self.contradiction
+        quoted = self.best_nli if refutes else None
         return Measurement(
             support=support,
             threshold=threshold,
@@ -44,8 +46,8 @@ class ClaimEvidence:
             contradiction=contra.contradiction if contra else None,
             contradiction_coverage=self.contradiction_hit.coverage.terms if self.contradiction_hit else 0.0,
             context_coverage=self.context_coverage,
-            evidence_entailment=self.best_nli.entailment if self.best_nli else None,
-            evidence_contradiction=self.best_nli.contradiction if self.best_nli else None,
+            evidence_entailment=quoted.entailment if quoted else None,
+            evidence_contradiction=quoted.contradiction if quoted else None,
             guards=self.guards,
             missing_terms=self.best.coverage.missing,
             retracted=retracted,
