@@ -20,6 +20,21 @@ def test_every_figure_of_the_claim_must_be_in_the_source(claim, missing):
     assert check(claim, SOURCE, SOURCE).missing_numbers == missing
 
 
+@pytest.mark.parametrize("claim", ["4. Turn the diffuser on.", "(2) Turn the diffuser on.",
+                                   "To turn the diffuser on, do the following: 1."])
+def test_list_markers_are_not_figures(claim):
+    source = "Turn the diffuser on and enjoy it."
+    assert check(claim, source, source).missing_numbers == ()
+    assert check("Turn the diffuser on 4. times.", source, source).missing_numbers == ("4",)
+
+
+def test_a_short_year_range_means_both_years():
+    source = "Full implementation will take place over the 2018-2019 academic year."
+    assert check("It takes place during the 2018–19 academic year.", source, source).missing_numbers == ()
+    assert check("It takes place during the 2018–20 academic year.", source, source).missing_numbers == ("20",)
+    assert [q.value for q in numbers("from 2018-07 on")] == [2018.0, 7.0]  # a month, not a range
+
+
 def test_a_missing_figure_conflicts_when_the_evidence_gives_another_of_its_kind():
     result = check("Revenue grew 12% in 2019.", "Revenue grew 21% in 2019.", SOURCE)
     assert result.conflicting_numbers == ("12%",)
@@ -45,6 +60,20 @@ def test_names_must_appear_in_the_source():
 )
 def test_a_claim_word_the_evidence_states_the_opposite_of_is_found(claim, evidence, found):
     assert check(claim, evidence, evidence).opposites == found
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("Ensure she rests. Choose a quiet room.", []),  # instructions open sentences
+        ("Cycling is clean. Professional athletes train. Studies agree.", []),  # common-word endings
+        ("Follow Web Content Accessibility Guidelines here.", ["Web Content Accessibility Guidelines"]),
+        ("Omega is the first letter.", ["Omega"]),  # a lone sentence-opening word is still a name…
+        ("Simulation: Run the tests.", []),  # … after a colon too, unless it is an instruction
+    ],
+)
+def test_sentence_openers_that_read_as_common_words_are_not_names(text, names):
+    assert entities(text) == names
 
 
 def test_sentence_initial_common_words_are_not_names():

@@ -64,10 +64,24 @@ class Quantity:
     is_year: bool
 
 
+#: "4. Turn it on" / "(2) Mix" / "…the following steps: 1." are list items, not figures.
+_LIST_MARKERS = re.compile(r"^\s*\(?\d{1,2}[.)](?=\s)|(?<=:)\s*\d{1,2}\.?\s*$")
+#: "2018–19", "1990-95": a year range whose end keeps only its last two digits.
+_SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![–—-]?\d)")
+
+
 def numbers(text: str) -> list[Quantity]:
     """The figures ``text`` states, as values (words like "three" included)."""
     found: list[Quantity] = []
+    short_ends = set()
+    for match in _SHORT_YEAR_RANGE.finditer(text):
+        start, end = match.group(1), match.group(2)
+        if int(end) > int(start[2:]):  # "2018–19" is 2018 to 2019; "2018-07" is no range
+            found.append(Quantity(float(start[:2] + end), match.group(2), True))
+            short_ends.add(match.start(2))
     for match in _NUMBER.finditer(text):
+        if match.start() in short_ends:
+            continue
         raw, scale = match.group(1), match.group(2)
         value = float(raw.replace(",", ""))
         if scale:
@@ -102,16 +116,19 @@ def _names(text: str) -> list[tuple[str, bool]]:
     """(name, alias) pairs. An *alias* is what the claim itself defines in parentheses
     ("the cardiothoracic ratio (CTR)"): the source need not use it. A lone capitalised
     word opening a sentence stays a name: "Omega is the first letter" must not pass
-    on a source about Alpha, even though "Rising rates…" then counts "Rising" too."""
+    on a source about Alpha. Unless it reads as a common word: an instruction
+    ("Ensure…", "Choose…") or a word with a common-word ending ("Cycling…",
+    "Professional…", "Studies…") that AI answers open sentences with all the time."""
     result = []
     for match in _ENTITY.finditer(text):
         name = match.group(0).strip(" .")
+        opens_sentence = bool(_SENTENCE_START.search(text[: match.start()]))
         first, _, rest = name.partition(" ")
-        if rest and first.lower() in _COMMON_STARTERS:
-            name = rest
+        if rest and (first.lower() in _COMMON_STARTERS or (opens_sentence and first.lower() in _INSTRUCTIONS)):
+            name = rest  # "The Guardian" → "Guardian"; "Follow Web Content Accessibility Guidelines" → "Web …"
         # "The", "In", "However" start sentences: a capitalised common word is no name.
-        at_start = bool(_SENTENCE_START.search(text[: match.start()])) and " " not in name
-        if name.lower() in _COMMON_STARTERS or (at_start and len(name) <= 2):
+        at_start = opens_sentence and " " not in name
+        if name.lower() in _COMMON_STARTERS or (at_start and (len(name) <= 2 or _common_word(name))):
             continue
         alias = text[match.start() - 1 : match.start()] == "(" and text[match.end() : match.end() + 1] == ")"
         result.append((name, alias))
@@ -128,6 +145,28 @@ _COMMON_STARTERS = frozenset(
      "which", "who", "where", "why", "how", "unlike", "despite", "for", "from", "by", "with", "without", "to", "of",
      "is", "are", "was", "were", "do", "does", "did", "can", "could", "should", "would"]
 )
+
+
+#: Verbs that open instructions ("Ensure she rests", "Choose a location").
+_INSTRUCTIONS = frozenset(
+    ["add", "apply", "ask", "assess", "avoid", "be", "build", "call", "check", "choose", "click", "collect", "compare",
+     "consider", "contact", "create", "define", "determine", "develop", "do", "drink", "eat", "employ", "encourage",
+     "engage", "ensure", "establish", "evaluate", "explore", "find", "follow", "focus", "get", "give", "go", "guide",
+     "help", "identify", "implement", "include", "install", "invest", "keep", "learn", "let", "limit", "listen",
+     "maintain", "make", "measure", "monitor", "note", "offer", "open", "place", "plan", "practice", "practise",
+     "prepare", "prioritize", "prioritise", "promote", "provide", "put", "read", "recommend", "reduce", "remember",
+     "remind", "remove", "review", "run", "seek", "select", "set", "share", "start", "stay", "stop", "take", "talk",
+     "tell", "test", "try", "turn", "understand", "update", "use", "verify", "visit", "wait", "wash", "watch", "wear",
+     "write", "once", "unlike"]
+)
+_COMMON_ENDINGS = ("ing", "ed", "ly", "ive", "al", "ous", "ful", "less", "able", "ible", "ment", "ments", "ness", "ity",
+                   "ion", "ions", "ies", "ize", "ise", "ate")
+
+
+def _common_word(word: str) -> bool:
+    """A sentence-opening word that is most likely not a name (no dictionary: a short list and word endings)."""
+    lower = word.lower()
+    return lower in _INSTRUCTIONS or (len(lower) > 5 and lower.endswith(_COMMON_ENDINGS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,7 +195,7 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
     ``nearby`` (the evidence with its neighbouring sentences and the page's opening)
     is where a name must appear to count as stated by this evidence.
     """
-    claim_numbers = numbers(claim)
+    claim_numbers = numbers(_LIST_MARKERS.sub(" ", claim))
     document_numbers = numbers(document) if claim_numbers else []
     evidence_numbers = numbers(evidence) if claim_numbers else []
     missing, conflicting = [], []
