@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from citemark.answer.claims import clean_claim
+
 DATA = Path(__file__).resolve().parents[2] / "shared" / "bench" / "data"
 _MARKERS = re.compile(r"\s*\[\d+(?:\s*[,–-]\s*\d+)*\]")
 
@@ -52,7 +54,9 @@ def _case(row: dict) -> Case:
 
 
 def clean(claim: str) -> str:
-    return re.sub(r"\s+", " ", _MARKERS.sub("", claim)).strip()
+    """The claim as citemark's answer parser would hand it over: citation markers, list
+    markers ("4. ", "• ") and Markdown emphasis gone; every system gets the same text."""
+    return clean_claim(_MARKERS.sub("", claim).replace("**", "").replace("__", ""))
 
 
 def source_text(case: Case) -> str:

@@ -126,7 +126,7 @@ def decide(m: Measurement) -> Decision:
                 Label.PARTIAL, "name_missing",
                 f"The source does not mention {', '.join(m.guards.missing_names)}.", m.guards.missing_names,
             )
-        unstated_names = tuple(n for n in m.guards.unstated_in_evidence if not n[:1].isdigit())
+        unstated_names = m.guards.unstated_names
         if unstated_names:
             return Decision(
                 Label.PARTIAL, "name_not_in_evidence",

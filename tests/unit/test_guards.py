@@ -76,6 +76,19 @@ def test_sentence_openers_that_read_as_common_words_are_not_names(text, names):
     assert entities(text) == names
 
 
+@pytest.mark.parametrize(
+    ("claim", "source"),
+    [
+        ("It won the Presidents' Trophy.", "It won the President's Trophy."),
+        ("He led the team at the Olympics.", "He led the team at the Olympic Games."),
+        ("It is popular in the US.", "It is popular in the U.S. and Canada."),
+        ("It opened in November 2019.", "It opened on Nov. 3, 2019."),
+    ],
+)
+def test_names_match_the_way_sources_spell_them(claim, source):
+    assert check(claim, source, source).missing_names == ()
+
+
 def test_sentence_initial_common_words_are_not_names():
     assert entities("However, the firm grew. In 2019 it moved.") == []
     assert entities("The Guardian reported it.") == ["Guardian"]

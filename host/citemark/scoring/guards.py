@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citemark.scoring.lexical import terms
+from citemark.scoring.lexical import stem, terms
 
 __all__ = ["GuardResult", "check", "entities", "numbers"]
 
@@ -177,6 +177,7 @@ class GuardResult:
     conflicting_numbers: tuple[str, ...] = ()  # ... while the evidence states other figures of the kind
     missing_names: tuple[str, ...] = ()  # claim names found nowhere in the source
     unstated_in_evidence: tuple[str, ...] = ()  # figures and names in the source, but not in the evidence window
+    unstated_names: tuple[str, ...] = ()  # ... the names among them
     negation_mismatch: bool = False  # the claim negates, the evidence does not
     opposites: tuple[str, ...] = ()  # "smallest ≠ largest": a claim word absent from the evidence, its opposite present
 
@@ -207,18 +208,36 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
             conflicting.append(quantity.text)
     unstated = [q.text for q in claim_numbers if q.text not in missing
                 and not any(_same(q, other) for other in evidence_numbers)]
-    document_terms, evidence_terms = set(terms(document)), set(terms(nearby if nearby is not None else evidence))
-    missing_names = []
+    document_terms, evidence_terms = _name_words(document), _name_words(nearby if nearby is not None else evidence)
+    missing_names, unstated_names = [], []
     for name, alias in _names(claim):
-        words = [w for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
+        words = [stem(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
         if words and sum(w in document_terms for w in words) / len(words) < 0.5:
             if not alias:
                 missing_names.append(name)
         elif words and sum(w in evidence_terms for w in words) / len(words) < 0.5:
-            unstated.append(name)
+            unstated_names.append(name)
     negated = bool(_NEGATION.search(claim)) and not _NEGATION.search(evidence)
-    return GuardResult(tuple(missing), tuple(conflicting), tuple(missing_names), tuple(unstated), negated,
-                       opposites(claim, evidence))
+    return GuardResult(
+        missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
+        unstated_in_evidence=tuple(unstated + unstated_names), unstated_names=tuple(unstated_names),
+        negation_mismatch=negated, opposites=opposites(claim, evidence),
+    )
+
+
+_MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
+           "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
+           "dec": "december"}
+_DOTTED_ACRONYM = re.compile(r"\b(?:[A-Za-z]\.){2,}")
+
+
+def _name_words(text: str) -> set[str]:
+    """The words a name may be matched against, spelled as a name's words are compared: stemmed
+    ("Presidents'" finds "President's", "Olympics" "Olympic"), with "U.S." as "us" and "Nov." as "november"."""
+    words = {stem(w) for w in terms(text)}
+    words |= {m.group().replace(".", "").lower() for m in _DOTTED_ACRONYM.finditer(text)}
+    words |= {stem(_MONTHS[w]) for w in terms(text) if w in _MONTHS}
+    return words
 
 
 def opposites(claim: str, evidence: str) -> tuple[str, ...]:
