@@ -89,6 +89,21 @@ def test_names_match_the_way_sources_spell_them(claim, source):
     assert check(claim, source, source).missing_names == ()
 
 
+@pytest.mark.parametrize(
+    ("claim", "mismatch"),
+    [
+        ("The tower was not finished in 1889.", True),
+        ("The tower wasn't finished in 1889.", True),
+        ("The tower was not only finished in 1889 but also painted.", False),
+        ("The tower doesn't just attract tourists.", False),
+        ("The paint can peel if not renewed.", False),
+    ],
+)
+def test_a_negation_the_evidence_lacks_is_a_mismatch_unless_it_denies_nothing(claim, mismatch):
+    evidence = "The tower was finished in 1889 and painted; it attracts tourists; its paint peels unless renewed."
+    assert check(claim, evidence, evidence).negation_mismatch is mismatch
+
+
 def test_sentence_initial_common_words_are_not_names():
     assert entities("However, the firm grew. In 2019 it moved.") == []
     assert entities("The Guardian reported it.") == ["Guardian"]

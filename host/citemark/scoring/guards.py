@@ -54,6 +54,14 @@ _OPPOSITE: dict[str, set[str]] = {}
 for _a, _b in _OPPOSITES:
     _OPPOSITE.setdefault(_a, set()).add(_b)
     _OPPOSITE.setdefault(_b, set()).add(_a)
+#: Phrases with a negation word that deny nothing: "not only … but", "doesn't just", "if not treated".
+_NOT_DENIALS = re.compile(r"\b(?:not|n't)\s+(?:only|just|merely|simply)\b|\bif not\b|\bwhether or not\b", re.IGNORECASE)
+
+
+def _negates(text: str) -> bool:
+    return bool(_NEGATION.search(_NOT_DENIALS.sub(" ", text.replace("n't", " n't"))))
+
+
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
 
 
@@ -217,7 +225,7 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
                 missing_names.append(name)
         elif words and sum(w in evidence_terms for w in words) / len(words) < 0.5:
             unstated_names.append(name)
-    negated = bool(_NEGATION.search(claim)) and not _NEGATION.search(evidence)
+    negated = _negates(claim) and not _negates(evidence)
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
         unstated_in_evidence=tuple(unstated + unstated_names), unstated_names=tuple(unstated_names),
