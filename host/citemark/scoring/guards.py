@@ -13,6 +13,7 @@ Run ``python -m citemark.scoring.guards`` for a small demonstration.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -205,7 +206,7 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
     is where a name must appear to count as stated by this evidence.
     """
     claim_numbers = numbers(_LIST_MARKERS.sub(" ", claim))
-    document_numbers = numbers(document) if claim_numbers else []
+    document_numbers = _document_numbers(document) if claim_numbers else ()
     evidence_numbers = numbers(evidence) if claim_numbers else []
     missing, conflicting = [], []
     for quantity in claim_numbers:
@@ -216,7 +217,7 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
             conflicting.append(quantity.text)
     unstated = [q.text for q in claim_numbers if q.text not in missing
                 and not any(_same(q, other) for other in evidence_numbers)]
-    document_terms, evidence_terms = _name_words(document), _name_words(nearby if nearby is not None else evidence)
+    document_terms, evidence_terms = _document_name_words(document), _name_words(nearby if nearby is not None else evidence)
     missing_names, unstated_names = [], []
     for name, alias in _names(claim):
         words = [stem(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
@@ -237,6 +238,18 @@ _MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", 
            "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
            "dec": "december"}
 _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Za-z]\.){2,}")
+
+
+# Every claim citing a source is checked against the whole source: read its figures
+# and name words once per source, not once per claim (a long page is cited many times).
+@functools.lru_cache(maxsize=16)
+def _document_numbers(document: str) -> tuple[Quantity, ...]:
+    return tuple(numbers(document))
+
+
+@functools.lru_cache(maxsize=16)
+def _document_name_words(document: str) -> frozenset[str]:
+    return frozenset(_name_words(document))
 
 
 def _name_words(text: str) -> set[str]:
