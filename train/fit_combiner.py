@@ -109,14 +109,19 @@ def featurise(rows: list[dict], scorer, k: int) -> list[dict | None]:
     return records
 
 
-def verdict_is_supported(record: dict, support: float, threshold: float, refutes: bool) -> bool:
-    """The engine's final call for a fitting row: the combiner *and* the guards of ``verdict.decide``."""
+def measurement(record: dict, refutes: bool) -> Measurement:
+    """A fitting row's ``Measurement`` (support and threshold still to be set), rebuilt from its JSON record."""
     rules = dict(record["rules"])
     if not refutes:
         rules["evidence_entailment"] = rules["evidence_contradiction"] = None
     rules["guards"] = GuardResult(**{name: tuple(v) if isinstance(v, list) else v for name, v in rules["guards"].items()})
     rules["missing_terms"] = tuple(rules["missing_terms"])
-    return decide(Measurement(support=support, threshold=threshold, **rules)).label is Label.SUPPORTED
+    return Measurement(support=0.0, threshold=1.0, **rules)
+
+
+def verdict_is_supported(measured: Measurement, support: float, threshold: float) -> bool:
+    """The engine's final call for a fitting row: the combiner *and* the guards of ``verdict.decide``."""
+    return decide(dataclasses.replace(measured, support=support, threshold=threshold)).label is Label.SUPPORTED
 
 
 def cached_features(args: argparse.Namespace, pack, rows: list[dict], scorer, k: int) -> list:  # noqa: ANN001
@@ -163,12 +168,13 @@ def best_threshold(records: list[dict], probabilities: list[float], labels: list
     """The threshold whose final verdicts (guards included) have the best balanced accuracy,
     averaged over ``groups`` (each dev set counts the same), and that accuracy. Among thresholds
     within ``TIE`` of the best, the highest: at equal accuracy, fewer false claims badged supported."""
+    measured = [measurement(r, refutes) for r in records]
     results = []
     for threshold in [i / 100 for i in range(5, 96)]:
         scores = []
         for group in sorted(set(groups)):
-            chosen = [(verdict_is_supported(r, p, threshold, refutes), y)
-                      for r, p, y, g in zip(records, probabilities, labels, groups) if g == group]
+            chosen = [(verdict_is_supported(m, p, threshold), y)
+                      for m, p, y, g in zip(measured, probabilities, labels, groups) if g == group]
             pos = sum(y for _, y in chosen)
             neg = len(chosen) - pos
             if not pos or not neg:

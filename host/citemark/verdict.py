@@ -126,11 +126,10 @@ def decide(m: Measurement) -> Decision:
                 Label.PARTIAL, "name_missing",
                 f"The source does not mention {', '.join(m.guards.missing_names)}.", m.guards.missing_names,
             )
-        unstated_names = m.guards.unstated_names
-        if unstated_names:
+        if m.guards.unstated_names:
             return Decision(
                 Label.PARTIAL, "name_not_in_evidence",
-                f"The passage that matches does not mention {', '.join(unstated_names)}.", unstated_names,
+                f"The passage that matches does not mention {', '.join(m.guards.unstated_names)}.", m.guards.unstated_names,
             )
         return Decision(Label.SUPPORTED, "entailed", "The source states this.")
     if m.paywalled:

@@ -4,9 +4,10 @@ Small NLI models are weak exactly where citations go wrong: "grew 12 %" vs "grew
 21 %", "in 2019" vs "in 2016", "Oxford" vs "Cambridge". These checks are exact
 and cheap. Each number in the claim must appear in the source (values compared
 after normalising "1,200" / "1.2 thousand" / "twelve hundred" spellings, with a
-small tolerance for rounding); each name must appear somewhere in the source. A claim that says "smallest" where
-its evidence says "largest" (and not "smallest") shares nearly every word with it:
-a short list of opposites catches the swap that word overlap rewards.
+small tolerance for rounding); each name must appear somewhere in the source.
+A claim that says "smallest" where its evidence says "largest" (and not
+"smallest") shares nearly every word with it: a short list of opposites catches
+the swap that word overlap rewards.
 
 Run ``python -m citemark.scoring.guards`` for a small demonstration.
 """
@@ -56,11 +57,11 @@ for _a, _b in _OPPOSITES:
     _OPPOSITE.setdefault(_a, set()).add(_b)
     _OPPOSITE.setdefault(_b, set()).add(_a)
 #: Phrases with a negation word that deny nothing: "not only … but", "doesn't just", "if not treated".
-_NOT_DENIALS = re.compile(r"\b(?:not|n't)\s+(?:only|just|merely|simply)\b|\bif not\b|\bwhether or not\b", re.IGNORECASE)
+_NOT_DENIALS = re.compile(r"(?:\bnot|n't)\s+(?:only|just|merely|simply)\b|\bif not\b|\bwhether or not\b", re.IGNORECASE)
 
 
 def _negates(text: str) -> bool:
-    return bool(_NEGATION.search(_NOT_DENIALS.sub(" ", text.replace("n't", " n't"))))
+    return bool(_NEGATION.search(_NOT_DENIALS.sub(" ", text)))
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
@@ -185,10 +186,14 @@ class GuardResult:
     missing_numbers: tuple[str, ...] = ()  # claim figures found nowhere in the source
     conflicting_numbers: tuple[str, ...] = ()  # ... while the evidence states other figures of the kind
     missing_names: tuple[str, ...] = ()  # claim names found nowhere in the source
-    unstated_in_evidence: tuple[str, ...] = ()  # figures and names in the source, but not in the evidence window
-    unstated_names: tuple[str, ...] = ()  # ... the names among them
+    unstated_numbers: tuple[str, ...] = ()  # claim figures in the source, but not in the evidence window
+    unstated_names: tuple[str, ...] = ()  # claim names in the source, but not near the evidence window
     negation_mismatch: bool = False  # the claim negates, the evidence does not
     opposites: tuple[str, ...] = ()  # "smallest ≠ largest": a claim word absent from the evidence, its opposite present
+
+    @property
+    def unstated_in_evidence(self) -> tuple[str, ...]:
+        return self.unstated_numbers + self.unstated_names
 
     @property
     def number_mismatch(self) -> bool:
@@ -217,9 +222,12 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
             conflicting.append(quantity.text)
     unstated = [q.text for q in claim_numbers if q.text not in missing
                 and not any(_same(q, other) for other in evidence_numbers)]
-    document_terms, evidence_terms = _document_name_words(document), _name_words(nearby if nearby is not None else evidence)
+    names = _names(claim)
+    if names:  # a source's name words are read only for claims that name something
+        document_terms = _document_name_words(document)
+        evidence_terms = _name_words(nearby if nearby is not None else evidence)
     missing_names, unstated_names = [], []
-    for name, alias in _names(claim):
+    for name, alias in names:
         words = [stem(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
         if words and sum(w in document_terms for w in words) / len(words) < 0.5:
             if not alias:
@@ -229,7 +237,7 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
     negated = _negates(claim) and not _negates(evidence)
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
-        unstated_in_evidence=tuple(unstated + unstated_names), unstated_names=tuple(unstated_names),
+        unstated_numbers=tuple(unstated), unstated_names=tuple(unstated_names),
         negation_mismatch=negated, opposites=opposites(claim, evidence),
     )
 
@@ -255,9 +263,9 @@ def _document_name_words(document: str) -> frozenset[str]:
 def _name_words(text: str) -> set[str]:
     """The words a name may be matched against, spelled as a name's words are compared: stemmed
     ("Presidents'" finds "President's", "Olympics" "Olympic"), with "U.S." as "us" and "Nov." as "november"."""
-    words = {stem(w) for w in terms(text)}
+    tokens = terms(text)
+    words = {stem(w) for w in tokens} | {stem(_MONTHS[w]) for w in tokens if w in _MONTHS}
     words |= {m.group().replace(".", "").lower() for m in _DOTTED_ACRONYM.finditer(text)}
-    words |= {stem(_MONTHS[w]) for w in terms(text) if w in _MONTHS}
     return words
 
 
