@@ -119,6 +119,14 @@ def test_a_sentence_opening_name_the_source_lacks_is_still_missing():
     assert check("Omega is the first letter of the Greek alphabet.", source, source).missing_names == ("Omega",)
 
 
+def test_a_figure_elsewhere_on_the_page_is_stated_but_a_name_must_be_near_the_passage():
+    document = "The firm was founded in Leeds. It sold 400 units in its first year. Sales doubled."
+    figure = check("Sales doubled to 400 units.", "Sales doubled.", document, nearby="Sales doubled.")
+    assert figure.missing_numbers == () and figure.unstated_names == ()
+    name = check("Leeds sales doubled.", "Sales doubled.", document, nearby="Sales doubled.")
+    assert name.missing_names == () and name.unstated_names == ("Leeds",)
+
+
 def test_discourse_words_opening_a_sentence_are_not_names():
     assert entities("Specifically, the firm grew. Nevertheless it moved. Such growth is rare.") == []
 

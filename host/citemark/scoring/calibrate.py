@@ -25,7 +25,7 @@ __all__ = ["Combiner", "FEATURES_LEXICAL", "FEATURES_MODEL", "fit", "load_defaul
 
 FEATURES_LEXICAL = (
     "union_coverage", "coverage", "weighted_coverage", "bigrams", "document_coverage", "missing_numbers", "missing_names",
-    "unstated_in_evidence", "negation_mismatch",
+    "negation_mismatch",
 )
 FEATURES_MODEL = ("entailment", "best_entailment", "contradiction", "contradiction_at_best", *FEATURES_LEXICAL)
 
@@ -76,8 +76,8 @@ def load_default(kind: str) -> Combiner:
     if kind in table:
         return Combiner.from_dict(table[kind])
     if kind == "lexical":
-        return Combiner(FEATURES_LEXICAL, (0.5, 1.0, 4.5, 1.0, 1.0, -2.0, -1.5, -1.0, -2.0), -4.5, 0.5, "hand-set")
-    return Combiner(FEATURES_MODEL, (4.0, 0.0, -1.0, -2.0, 0.5, 1.0, 2.5, 0.5, 0.5, -2.0, -1.5, -1.0, -2.0), -5.0, 0.5, "hand-set")
+        return Combiner(FEATURES_LEXICAL, (0.5, 1.0, 4.5, 1.0, 1.0, -2.0, -1.5, -2.0), -4.5, 0.5, "hand-set")
+    return Combiner(FEATURES_MODEL, (4.0, 0.0, -1.0, -2.0, 0.5, 1.0, 2.5, 0.5, 0.5, -2.0, -1.5, -2.0), -5.0, 0.5, "hand-set")
 
 
 def fit(

@@ -78,7 +78,6 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         "document_coverage": document_coverage,
         "missing_numbers": float(bool(guard.missing_numbers)),
         "missing_names": float(bool(guard.missing_names)),
-        "unstated_in_evidence": float(bool(guard.unstated_in_evidence)),
         "negation_mismatch": float(guard.negation_mismatch),
     }
     if nli is not None:

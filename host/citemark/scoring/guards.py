@@ -186,14 +186,9 @@ class GuardResult:
     missing_numbers: tuple[str, ...] = ()  # claim figures found nowhere in the source
     conflicting_numbers: tuple[str, ...] = ()  # ... while the evidence states other figures of the kind
     missing_names: tuple[str, ...] = ()  # claim names found nowhere in the source
-    unstated_numbers: tuple[str, ...] = ()  # claim figures in the source, but not in the evidence window
     unstated_names: tuple[str, ...] = ()  # claim names in the source, but not near the evidence window
     negation_mismatch: bool = False  # the claim negates, the evidence does not
     opposites: tuple[str, ...] = ()  # "smallest ≠ largest": a claim word absent from the evidence, its opposite present
-
-    @property
-    def unstated_in_evidence(self) -> tuple[str, ...]:
-        return self.unstated_numbers + self.unstated_names
 
     @property
     def number_mismatch(self) -> bool:
@@ -220,8 +215,6 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
         missing.append(quantity.text)
         if any(other.is_year == quantity.is_year for other in evidence_numbers):
             conflicting.append(quantity.text)
-    unstated = [q.text for q in claim_numbers if q.text not in missing
-                and not any(_same(q, other) for other in evidence_numbers)]
     names = _names(claim)
     if names:  # a source's name words are read only for claims that name something
         document_terms = _document_name_words(document)
@@ -237,7 +230,7 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
     negated = _negates(claim) and not _negates(evidence)
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
-        unstated_numbers=tuple(unstated), unstated_names=tuple(unstated_names),
+        unstated_names=tuple(unstated_names),
         negation_mismatch=negated, opposites=opposites(claim, evidence),
     )
 
