@@ -59,6 +59,10 @@ def test_batched_scores_equal_one_by_one(pack_dir):
                                                    "labels": ["entailment", "neutral", "contradiction"]}}), "inside the pack"),
         (lambda d: edit_manifest(d, parts={"nli": {"onnx": "model.onnx", "tokenizer": "tokenizer.json",
                                                    "labels": ["yes", "no"]}}), "labels must be"),
+        (lambda d: edit_manifest(d, combiner={"features": ["entailment"], "weights": []}), "combiner is malformed"),
+        # a combiner fitted on a feature citemark no longer computes would silently lose that weight
+        (lambda d: edit_manifest(d, combiner={"features": ["entailment", "unstated_in_evidence"], "weights": [1.0, -1.0],
+                                              "bias": 0.0}), "does not compute: unstated_in_evidence"),
     ],
 )
 def test_broken_packs_are_clear_errors(pack_dir, damage, message):

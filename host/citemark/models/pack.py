@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from citemark.errors import ModelPackInvalid
+from citemark.scoring.calibrate import FEATURES_MODEL, Combiner
 
 __all__ = ["MANIFEST", "ModelPack", "PartSpec", "file_sha256", "load_pack"]
 
@@ -119,7 +120,25 @@ def load_pack(path: Path | str, manifest: dict[str, Any] | None = None) -> Model
     if not isinstance(raw_parts, dict) or set(raw_parts) != set(TASKS[task]):
         raise ModelPackInvalid(f"task {task!r} needs parts {sorted(TASKS[task])}")
     parts = {role: _part(role, raw, root, TASKS[task][role]) for role, raw in raw_parts.items()}
+    _check_combiner(manifest.get("combiner"))
     return ModelPack(name=name, task=task, parts=parts, root=root, manifest=manifest)
+
+
+def _check_combiner(raw: Any) -> None:
+    """A combiner naming a feature citemark no longer computes would silently lose that
+    weight (missing features count as 0): refuse the pack instead."""
+    if raw is None:
+        return
+    try:
+        combiner = Combiner.from_dict(raw)
+    except (TypeError, ValueError, KeyError) as error:
+        raise ModelPackInvalid(f"combiner is malformed ({error})") from None
+    unknown = sorted(set(combiner.features) - set(FEATURES_MODEL))
+    if unknown:
+        raise ModelPackInvalid(
+            f"combiner uses features this citemark does not compute: {', '.join(unknown)} "
+            "(refit it with train/fit_combiner.py)"
+        )
 
 
 def _part(role: str, raw: Any, root: Path | None, expected_labels: set[str]) -> PartSpec:
