@@ -110,6 +110,20 @@ async def test_word_overlap_does_not_outvote_a_passage_that_says_the_opposite(se
     assert stated.label is Label.SUPPORTED
 
 
+async def test_a_name_swapped_for_another_from_the_same_page_is_not_supported(settings):
+    """The swapped name is on the page, a few sentences away: word overlap and the small
+    model both accept the claim; the passage that matches does not name it."""
+    source = ("Hilda Brandt is a German rower. She was born in Hamburg in 1990 and grew up by the Elbe. "
+              "Her father ran a boatyard. She joined a rowing club at twelve. She studied at a sports school. "
+              "In 2012 she moved to Munich. Brandt won the single sculls at the 2015 national championships.")
+    async with Engine(settings.with_(model=None)) as engine:
+        stated = await engine.verify_claim("Brandt won the single sculls at the 2015 national championships.", source)
+        swapped = await engine.verify_claim("Brandt won the single sculls at the 2015 Hamburg championships.", source)
+    assert stated.label is Label.SUPPORTED
+    assert (swapped.label, swapped.reason) == (Label.PARTIAL, "name_not_in_evidence")
+    assert "Hamburg" in swapped.missing
+
+
 async def test_the_model_overrules_overlap_only_where_its_combiner_says_so(settings):
     """``refutes`` is fitted per model: off, the same negated claim is left to overlap and guards."""
     shipped = Combiner.from_dict(load_pack(PACK).combiner)

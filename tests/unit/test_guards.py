@@ -127,6 +127,19 @@ def test_a_figure_elsewhere_on_the_page_is_stated_but_a_name_must_be_near_the_pa
     assert name.missing_names == () and name.unstated_names == ("Leeds",)
 
 
+def test_a_subject_may_be_named_further_up_but_other_names_must_be_around_the_passage():
+    nearby = "Jane Smith is a chemist. She grew up in Leeds. She moved to Oxford in 1990. She studied chemistry there."
+    around = "She moved to Oxford in 1990. She studied chemistry there."
+    evidence = "She studied chemistry there."
+
+    def unstated(claim):
+        return check(claim, evidence, nearby, nearby=nearby, around=around).unstated_names
+
+    assert unstated("Smith studied chemistry in Oxford.") == ()  # the subject, named in the opening
+    assert unstated("In 1990, Smith studied chemistry in Oxford.") == ()
+    assert unstated("Smith studied chemistry in Leeds.") == ("Leeds",)  # on the page, but not where she studied
+
+
 def test_discourse_words_opening_a_sentence_are_not_names():
     assert entities("Specifically, the firm grew. Nevertheless it moved. Such growth is rare.") == []
 

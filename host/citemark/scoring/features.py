@@ -20,6 +20,8 @@ __all__ = ["ClaimEvidence", "measure"]
 
 #: A window must hold this share of the claim's words to count as "about" it.
 ON_TOPIC = 0.5
+#: Sentences either side of the quoted window where the claim's names other than its subject must be.
+AROUND = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +69,7 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         best_i = _most_precise(hits, [h.coverage.weighted for h in hits])
         contra_i = None
     best = hits[best_i]
-    guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best))
+    guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best), around=_nearby(index, best, AROUND, 0))
     union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
                      index.idf, index.unseen_idf)
     features = {

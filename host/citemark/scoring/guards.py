@@ -119,11 +119,11 @@ def _looks_rounded(text: str) -> bool:
 
 def entities(text: str) -> list[str]:
     """Capitalised names in ``text`` (sentence-initial common words left out)."""
-    return [name for name, _ in _names(text)]
+    return [name for name, _, _ in _names(text)]
 
 
-def _names(text: str) -> list[tuple[str, bool]]:
-    """(name, alias) pairs. An *alias* is what the claim itself defines in parentheses
+def _names(text: str) -> list[tuple[str, bool, int]]:
+    """(name, alias, start) triples. An *alias* is what the claim itself defines in parentheses
     ("the cardiothoracic ratio (CTR)"): the source need not use it. A lone capitalised
     word opening a sentence stays a name: "Omega is the first letter" must not pass
     on a source about Alpha. Unless it reads as a common word: an instruction
@@ -141,8 +141,18 @@ def _names(text: str) -> list[tuple[str, bool]]:
         if name.lower() in _COMMON_STARTERS or (at_start and (len(name) <= 2 or _common_word(name))):
             continue
         alias = text[match.start() - 1 : match.start()] == "(" and text[match.end() : match.end() + 1] == ")"
-        result.append((name, alias))
+        result.append((name, alias, match.start()))
     return result
+
+
+def _is_subject(claim: str, start: int) -> bool:
+    """Whether a name at ``start`` is the claim's subject ("Smith died…", "In 2013, White
+    recorded…"): at most SUBJECT_WORDS words before it."""
+    return len(claim[:start].split()) <= SUBJECT_WORDS
+
+
+#: How far into the claim its subject may start.
+SUBJECT_WORDS = 2
 
 
 _COMMON_STARTERS = frozenset(
@@ -199,11 +209,17 @@ class GuardResult:
         return bool(self.missing_names)
 
 
-def check(claim: str, evidence: str, document: str, nearby: str | None = None) -> GuardResult:
+def check(
+    claim: str, evidence: str, document: str, nearby: str | None = None, around: str | None = None,
+) -> GuardResult:
     """Compare the claim's figures and names with the evidence window and the whole source.
 
-    ``nearby`` (the evidence with its neighbouring sentences and the page's opening)
-    is where a name must appear to count as stated by this evidence.
+    A name must appear close to the evidence to count as stated by it. How close depends
+    on its role: pages name their subject once (in the opening, or a few sentences up)
+    and then say "he" or "the company", so the claim's *subject* may appear anywhere
+    ``nearby`` (the evidence with its neighbouring sentences and the page's opening);
+    every other name must be ``around`` the evidence (it and a sentence or two either
+    side). A name swapped for another one from the same page is mostly caught here.
     """
     claim_numbers = numbers(_LIST_MARKERS.sub(" ", claim))
     document_numbers = _document_numbers(document) if claim_numbers else ()
@@ -218,14 +234,18 @@ def check(claim: str, evidence: str, document: str, nearby: str | None = None) -
     names = _names(claim)
     if names:  # a source's name words are read only for claims that name something
         document_terms = _document_name_words(document)
-        evidence_terms = _name_words(nearby if nearby is not None else evidence)
+        subject_terms = _name_words(nearby if nearby is not None else evidence)
+        other_terms = _name_words(around if around is not None else evidence)
     missing_names, unstated_names = [], []
-    for name, alias in names:
+    for name, alias, start in names:
         words = [stem(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
-        if words and sum(w in document_terms for w in words) / len(words) < 0.5:
-            if not alias:
-                missing_names.append(name)
-        elif words and sum(w in evidence_terms for w in words) / len(words) < 0.5:
+        if not words or alias:
+            continue
+        if sum(w in document_terms for w in words) / len(words) < 0.5:
+            missing_names.append(name)
+            continue
+        near = subject_terms if _is_subject(claim, start) else other_terms
+        if sum(w in near for w in words) / len(words) < 0.5:
             unstated_names.append(name)
     negated = _negates(claim) and not _negates(evidence)
     return GuardResult(
