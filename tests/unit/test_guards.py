@@ -140,6 +140,21 @@ def test_a_subject_may_be_named_further_up_but_other_names_must_be_around_the_pa
     assert unstated("Smith studied chemistry in Leeds.") == ("Leeds",)  # on the page, but not where she studied
 
 
+def test_a_name_other_than_the_subject_must_be_stated_in_full_around_the_passage():
+    page = "Lady Amelia is a model. Her cousin Marina lives abroad. She is a cousin of Prince Harry, Duke of Sussex."
+    around = "She is a cousin of Prince Harry, Duke of Sussex."
+
+    def unstated(claim):
+        return check(claim, around, page, nearby=page, around=around).unstated_names
+
+    assert unstated("She is a cousin of Prince Harry, Duke of Sussex.") == ()
+    assert unstated("She is a cousin of Prince Harry, Marina of Sussex.") == ("Marina of Sussex",)
+    # two names joined by "and" are two names; a demonym states its country
+    assert unstated("Her cousins include Prince Harry and Marina.") == ("Marina",)
+    south = "The 1953 law was passed by the South African government."
+    assert check("The law was passed in South Africa in 1953.", south, south, around=south).unstated_names == ()
+
+
 def test_discourse_words_opening_a_sentence_are_not_names():
     assert entities("Specifically, the firm grew. Nevertheless it moved. Such growth is rare.") == []
 

@@ -36,7 +36,7 @@ _NUMBER = re.compile(
     r"(?:\s*(thousand|million|billion|trillion|bn|k|m)\b)?(\s*%|\s*percent\b)?",
     re.IGNORECASE,
 )
-_ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la|von|van|the|and|&)?\s*[A-Z][\w'’&.-]*)*")
+_ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la|von|van|the|&)?\s*[A-Z][\w'’&.-]*)*")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|lacks?|lacked|failed|fails|"
     r"unable|refused|denied|denies)\b|n't\b", re.IGNORECASE)
@@ -238,14 +238,17 @@ def check(
         other_terms = _name_words(around if around is not None else evidence)
     missing_names, unstated_names = [], []
     for name, alias, start in names:
-        words = [stem(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
+        words = [_name_form(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
         if not words or alias:
             continue
         if sum(w in document_terms for w in words) / len(words) < 0.5:
             missing_names.append(name)
             continue
-        near = subject_terms if _is_subject(claim, start) else other_terms
-        if sum(w in near for w in words) / len(words) < 0.5:
+        if _is_subject(claim, start):
+            stated = sum(w in subject_terms for w in words) / len(words) >= 0.5
+        else:  # every word: "Marina of Sussex" is not stated by "Duke of Sussex"
+            stated = all(w in other_terms for w in words)
+        if not stated:
             unstated_names.append(name)
     negated = _negates(claim) and not _negates(evidence)
     return GuardResult(
@@ -274,12 +277,19 @@ def _document_name_words(document: str) -> frozenset[str]:
 
 
 def _name_words(text: str) -> set[str]:
-    """The words a name may be matched against, spelled as a name's words are compared: stemmed
-    ("Presidents'" finds "President's", "Olympics" "Olympic"), with "U.S." as "us" and "Nov." as "november"."""
+    """The words a name may be matched against, spelled as a name's words are compared
+    (``_name_form``), with "U.S." as "us" and "Nov." as "november"."""
     tokens = terms(text)
-    words = {stem(w) for w in tokens} | {stem(_MONTHS[w]) for w in tokens if w in _MONTHS}
+    words = {_name_form(w) for w in tokens} | {stem(_MONTHS[w]) for w in tokens if w in _MONTHS}
     words |= {m.group().replace(".", "").lower() for m in _DOTTED_ACRONYM.finditer(text)}
     return words
+
+
+def _name_form(word: str) -> str:
+    """A name word as compared: stemmed ("Presidents'" finds "President's", "Olympics"
+    "Olympic") and without a demonym's "n" ("South African" states "South Africa")."""
+    form = stem(word)
+    return form[:-1] if len(form) >= 5 and form.endswith("an") else form
 
 
 def opposites(claim: str, evidence: str) -> tuple[str, ...]:
