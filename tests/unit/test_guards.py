@@ -153,6 +153,8 @@ def test_a_name_other_than_the_subject_must_be_stated_in_full_around_the_passage
     assert unstated("Her cousins include Prince Harry and Marina.") == ("Marina",)
     south = "The 1953 law was passed by the South African government."
     assert check("The law was passed in South Africa in 1953.", south, south, around=south).unstated_names == ()
+    china = "Tea drinking spread from China to Japan."
+    assert check("Tea drinking spread to the Japanese from the Chinese.", china, china, around=china).unstated_names == ()
 
 
 def test_discourse_words_opening_a_sentence_are_not_names():

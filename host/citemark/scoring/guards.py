@@ -238,16 +238,16 @@ def check(
         other_terms = _name_words(around if around is not None else evidence)
     missing_names, unstated_names = [], []
     for name, alias, start in names:
-        words = [_name_form(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
+        words = [_name_forms(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
         if not words or alias:
             continue
-        if sum(w in document_terms for w in words) / len(words) < 0.5:
+        if sum(bool(w & document_terms) for w in words) / len(words) < 0.5:
             missing_names.append(name)
             continue
         if _is_subject(claim, start):
-            stated = sum(w in subject_terms for w in words) / len(words) >= 0.5
+            stated = sum(bool(w & subject_terms) for w in words) / len(words) >= 0.5
         else:  # every word: "Marina of Sussex" is not stated by "Duke of Sussex"
-            stated = all(w in other_terms for w in words)
+            stated = all(w & other_terms for w in words)
         if not stated:
             unstated_names.append(name)
     negated = _negates(claim) and not _negates(evidence)
@@ -278,18 +278,25 @@ def _document_name_words(document: str) -> frozenset[str]:
 
 def _name_words(text: str) -> set[str]:
     """The words a name may be matched against, spelled as a name's words are compared
-    (``_name_form``), with "U.S." as "us" and "Nov." as "november"."""
+    (``_name_forms``), with "U.S." as "us" and "Nov." as "november"."""
     tokens = terms(text)
-    words = {_name_form(w) for w in tokens} | {stem(_MONTHS[w]) for w in tokens if w in _MONTHS}
+    words = {form for w in tokens for form in _name_forms(w)} | {stem(_MONTHS[w]) for w in tokens if w in _MONTHS}
     words |= {m.group().replace(".", "").lower() for m in _DOTTED_ACRONYM.finditer(text)}
     return words
 
 
-def _name_form(word: str) -> str:
-    """A name word as compared: stemmed ("Presidents'" finds "President's", "Olympics"
-    "Olympic") and without a demonym's "n" ("South African" states "South Africa")."""
+@functools.lru_cache(maxsize=65536)
+def _name_forms(word: str) -> frozenset[str]:
+    """The spellings a name word is matched by: stemmed ("Presidents'" finds "President's",
+    "Olympics" "Olympic"), and for the common demonym endings the country's stem too, so
+    that "South African" and "South Africa", "Chinese" and "China" match whichever of
+    the two the claim and the source use."""
     form = stem(word)
-    return form[:-1] if len(form) >= 5 and form.endswith("an") else form
+    if len(form) >= 5 and form.endswith("an"):  # African, American, Korean, Indian, Russian
+        return frozenset({form, form[:-1]})
+    if len(form) >= 7 and form.endswith("ese"):  # Chinese, Japanese, Vietnamese
+        return frozenset({form, form[:-3], form[:-3] + "a"})
+    return frozenset({form})
 
 
 def opposites(claim: str, evidence: str) -> tuple[str, ...]:
