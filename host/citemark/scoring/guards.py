@@ -145,14 +145,14 @@ def _names(text: str) -> list[tuple[str, bool, int]]:
     return result
 
 
+#: How far into the claim its subject may start.
+SUBJECT_WORDS = 2
+
+
 def _is_subject(claim: str, start: int) -> bool:
     """Whether a name at ``start`` is the claim's subject ("Smith died…", "In 2013, White
     recorded…"): at most SUBJECT_WORDS words before it."""
     return len(claim[:start].split()) <= SUBJECT_WORDS
-
-
-#: How far into the claim its subject may start.
-SUBJECT_WORDS = 2
 
 
 _COMMON_STARTERS = frozenset(
@@ -238,8 +238,8 @@ def check(
         other_terms = _name_words(around if around is not None else evidence)
     missing_names, unstated_names = [], []
     for name, alias, start in names:
-        words = [_name_forms(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the", "and"}]
-        if not words or alias:
+        words = [_name_forms(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the"}]
+        if alias or not words:
             continue
         if sum(bool(w & document_terms) for w in words) / len(words) < 0.5:
             missing_names.append(name)
@@ -278,9 +278,8 @@ def _document_name_words(document: str) -> frozenset[str]:
 
 def _name_words(text: str) -> set[str]:
     """The words a name may be matched against, spelled as a name's words are compared
-    (``_name_forms``), with "U.S." as "us" and "Nov." as "november"."""
-    tokens = terms(text)
-    words = {form for w in tokens for form in _name_forms(w)} | {stem(_MONTHS[w]) for w in tokens if w in _MONTHS}
+    (``_name_forms``), with "U.S." as "us"."""
+    words = {form for w in terms(text) for form in _name_forms(w)}
     words |= {m.group().replace(".", "").lower() for m in _DOTTED_ACRONYM.finditer(text)}
     return words
 
@@ -288,9 +287,12 @@ def _name_words(text: str) -> set[str]:
 @functools.lru_cache(maxsize=65536)
 def _name_forms(word: str) -> frozenset[str]:
     """The spellings a name word is matched by: stemmed ("Presidents'" finds "President's",
-    "Olympics" "Olympic"), and for the common demonym endings the country's stem too, so
-    that "South African" and "South Africa", "Chinese" and "China" match whichever of
-    the two the claim and the source use."""
+    "Olympics" "Olympic"); a month's abbreviation as the month ("Nov." is "November");
+    and for the common demonym endings the country's stem too, so that "South African"
+    and "South Africa", "Chinese" and "China" match whichever of the two the claim and
+    the source use."""
+    if word in _MONTHS:
+        return frozenset({word, stem(_MONTHS[word])})
     form = stem(word)
     if len(form) >= 5 and form.endswith("an"):  # African, American, Korean, Indian, Russian
         return frozenset({form, form[:-1]})
