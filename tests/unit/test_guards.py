@@ -84,6 +84,8 @@ def test_sentence_openers_that_read_as_common_words_are_not_names(text, names):
         ("It is popular in the US.", "It is popular in the U.S. and Canada."),
         ("It opened in November 2019.", "It opened on Nov. 3, 2019."),
         ("It opened on Nov. 3, 2019.", "It opened in November 2019."),
+        ("He was named captain for IPL 2018.", "He was named captain for the 2018 Indian Premier League."),
+        ("The SEC sued the firm.", "The Securities and Exchange Commission sued the firm."),
         ("The South African law passed in 1953.", "The law was passed in South Africa in 1953."),
     ],
 )

@@ -281,7 +281,25 @@ def _name_words(text: str) -> set[str]:
     (``_name_forms``), with "U.S." as "us"."""
     words = {form for w in terms(text) for form in _name_forms(w)}
     words |= {m.group().replace(".", "").lower() for m in _DOTTED_ACRONYM.finditer(text)}
+    words |= _acronyms(text)
     return words
+
+
+_CAPITALISED_RUN = re.compile(r"\b[A-Z][a-z]+(?:\s+(?:(?:of|and|for|the|on|in|&)\s+)?[A-Z][a-z]+)+")
+
+
+def _acronyms(text: str) -> set[str]:
+    """What a run of capitalised words abbreviates to: "National Basketball Association"
+    states "NBA", "Securities and Exchange Commission" "SEC"."""
+    found = set()
+    for match in _CAPITALISED_RUN.finditer(text):
+        words = match.group().split()
+        if words[0].lower() in _COMMON_STARTERS:  # "The Securities and Exchange Commission"
+            words = words[1:]
+        initials = "".join(word[0] for word in words if word[0].isupper()).lower()
+        if 3 <= len(initials) <= 6:  # two letters match too many pairs of names by chance
+            found.add(initials)
+    return found
 
 
 @functools.lru_cache(maxsize=65536)
