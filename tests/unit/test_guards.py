@@ -111,6 +111,7 @@ def test_a_negation_the_evidence_lacks_is_a_mismatch_unless_it_denies_nothing(cl
 
 def test_sentence_initial_common_words_are_not_names():
     assert entities("However, the firm grew. In 2019 it moved.") == []
+    assert entities("Juliet says the line 'What's in a name?' It's famous.") == ["Juliet"]
     assert entities("The Guardian reported it.") == ["Guardian"]
 
 

@@ -134,15 +134,20 @@ def _names(text: str) -> list[tuple[str, bool, int]]:
         name = match.group(0).strip(" .")
         opens_sentence = bool(_SENTENCE_START.search(text[: match.start()]))
         first, _, rest = name.partition(" ")
-        if rest and (first.lower() in _COMMON_STARTERS or (opens_sentence and first.lower() in _INSTRUCTIONS)):
+        if rest and (_bare(first) in _COMMON_STARTERS or (opens_sentence and first.lower() in _INSTRUCTIONS)):
             name = rest  # "The Guardian" → "Guardian"; "Follow Web Content Accessibility Guidelines" → "Web …"
-        # "The", "In", "However" start sentences: a capitalised common word is no name.
+        # "The", "In", "However", "It's" start sentences: a capitalised common word is no name.
         at_start = opens_sentence and " " not in name
-        if name.lower() in _COMMON_STARTERS or (at_start and (len(name) <= 2 or _common_word(name))):
+        if _bare(name) in _COMMON_STARTERS or (at_start and (len(name) <= 2 or _common_word(name))):
             continue
         alias = text[match.start() - 1 : match.start()] == "(" and text[match.end() : match.end() + 1] == ")"
         result.append((name, alias, match.start()))
     return result
+
+
+def _bare(word: str) -> str:
+    """Lower case, without a contraction's or possessive's "'s" ("What's" → "what")."""
+    return re.sub(r"['’]s$", "", word.lower())
 
 
 #: How far into the claim its subject may start.
