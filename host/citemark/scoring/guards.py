@@ -4,7 +4,8 @@ Small NLI models are weak exactly where citations go wrong: "grew 12 %" vs "grew
 21 %", "in 2019" vs "in 2016", "Oxford" vs "Cambridge". These checks are exact
 and cheap. Each number in the claim must appear in the source (values compared
 after normalising "1,200" / "1.2 thousand" / "twelve hundred" spellings, with a
-small tolerance for rounding); each name must appear somewhere in the source.
+small tolerance for rounding); each name must appear in the source, and near the
+passage quoted as evidence (how near depends on whether it is the claim's subject).
 A claim that says "smallest" where its evidence says "largest" (and not
 "smallest") shares nearly every word with it: a short list of opposites catches
 the swap that word overlap rewards.
@@ -150,6 +151,8 @@ def _bare(word: str) -> str:
     return re.sub(r"['’]s$", "", word.lower())
 
 
+#: Words inside names that say nothing about which name it is ("Duke of Sussex", "van Gogh").
+_NAME_PARTICLES = frozenset(["of", "de", "la", "von", "van", "the"])
 #: How far into the claim its subject may start.
 SUBJECT_WORDS = 2
 
@@ -243,7 +246,7 @@ def check(
         other_terms = _name_words(around if around is not None else evidence)
     missing_names, unstated_names = [], []
     for name, alias, start in names:
-        words = [_name_forms(w) for w in terms(name) if len(w) > 1 and w not in {"of", "de", "la", "von", "van", "the"}]
+        words = [_name_forms(w) for w in terms(name) if len(w) > 1 and w not in _NAME_PARTICLES]
         if alias or not words:
             continue
         if sum(bool(w & document_terms) for w in words) / len(words) < 0.5:
