@@ -13,7 +13,8 @@ summaries adding facts) are not contradictions. (A partial-label loss,
 "contradiction", which then fired on unrelated claims.)
 
 Runs checkpoint every ``--save-every`` steps and resume from the last checkpoint
-in ``--work`` after an interruption. torch is a training-only dependency.
+in ``--work`` after an interruption. They use a CUDA GPU when torch sees one (in
+bfloat16 autocast), else the CPU. torch is a training-only dependency.
 """
 
 from __future__ import annotations
@@ -63,17 +64,18 @@ NOT_ENTAILMENT_TARGET = torch.tensor([0.0, 0.75, 0.25])
 
 
 def loss_fn(logits: torch.Tensor, labels: list[str]) -> torch.Tensor:
-    log_probs = torch.log_softmax(logits, dim=-1)
+    log_probs = torch.log_softmax(logits.float(), dim=-1)
+    target = NOT_ENTAILMENT_TARGET.to(log_probs.device)
     losses = []
     for row, label in zip(log_probs, labels):
         if label == "not_entailment":
-            losses.append(-(NOT_ENTAILMENT_TARGET * row).sum())
+            losses.append(-(target * row).sum())
         else:
             losses.append(-row[LABELS.index(label)])
     return torch.stack(losses).mean()
 
 
-def batches(rows: list[dict], tokenizer, batch_size: int, max_length: int, seed: int):
+def batches(rows: list[dict], tokenizer, batch_size: int, max_length: int, seed: int, device: str = "cpu"):
     """Length-bucketed batches (little padding), in a seeded random order."""
     rng = random.Random(seed)
     order = list(range(len(rows)))
@@ -93,11 +95,11 @@ def batches(rows: list[dict], tokenizer, batch_size: int, max_length: int, seed:
             max_length=max_length,
             padding=True,
             return_tensors="pt",
-        )
+        ).to(device)
         yield encoded, [r["label"] for r in chosen]
 
 
-def evaluate(model: CrossEncoder, tokenizer, rows: list[dict], max_length: int) -> dict:
+def evaluate(model: CrossEncoder, tokenizer, rows: list[dict], max_length: int, device: str = "cpu") -> dict:
     """3-way accuracy on 3-way rows; binary accuracy and AUC of P(entailment)."""
     model.eval()
     probs: list[list[float]] = []
@@ -107,8 +109,8 @@ def evaluate(model: CrossEncoder, tokenizer, rows: list[dict], max_length: int) 
             enc = tokenizer(
                 [r["hypothesis"] for r in chunk], [r["premise"] for r in chunk],
                 truncation="only_second", max_length=max_length, padding=True, return_tensors="pt",
-            )
-            probs.extend(torch.softmax(model(**enc), -1).tolist())
+            ).to(device)
+            probs.extend(torch.softmax(model(**enc).float(), -1).tolist())
     model.train()
     three = [(p, r["label"]) for p, r in zip(probs, rows) if r["label"] in LABELS]
     acc3 = sum(LABELS[max(range(3), key=p.__getitem__)] == label for p, label in three) / max(1, len(three))
@@ -152,6 +154,7 @@ def main() -> None:
     parser.add_argument("--save-every", type=int, default=200)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -162,6 +165,7 @@ def main() -> None:
     model = CrossEncoder(base)
     if args.init:
         model.load_state_dict(torch.load(args.init / "model.pt", map_location="cpu"))
+    model.to(args.device)
     rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()]
     heldout = [json.loads(line) for line in args.heldout.read_text(encoding="utf-8").splitlines()]
     heldout = random.Random(1).sample(heldout, min(1200, len(heldout)))
@@ -188,11 +192,13 @@ def main() -> None:
     while step < total:
         skip = step - epoch * steps_per_epoch
         for position, (encoded, labels) in enumerate(
-            batches(rows, tokenizer, args.batch_size, args.max_length, args.seed + epoch)
+            batches(rows, tokenizer, args.batch_size, args.max_length, args.seed + epoch, args.device)
         ):
             if position < skip:
                 continue
-            loss = loss_fn(model(**encoded), labels)
+            with torch.autocast("cuda", dtype=torch.bfloat16, enabled=args.device.startswith("cuda")):
+                logits = model(**encoded)
+            loss = loss_fn(logits, labels)
             loss.backward()
             nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             optimizer.step()
@@ -218,10 +224,10 @@ def main() -> None:
             if step == total:
                 break
         epoch += 1
-    metrics = evaluate(model, tokenizer, heldout, args.max_length)
+    metrics = evaluate(model, tokenizer, heldout, args.max_length, args.device)
     print(json.dumps({"heldout": metrics}), flush=True)
     log.write(json.dumps({"heldout": metrics}) + "\n")
-    torch.save(model.state_dict(), args.work / "model.pt")
+    torch.save({k: v.cpu() for k, v in model.state_dict().items()}, args.work / "model.pt")
     tokenizer.save_pretrained(str(args.work / "tokenizer"))
     (args.work / "done.json").write_text(json.dumps({"steps": total, "heldout": metrics, "args": {
         k: str(v) for k, v in vars(args).items()}}, indent=2))
