@@ -5,8 +5,10 @@ Step 1 of the pipeline (see train/README.md). Writes, under ``--out``:
 - ``stage1.jsonl``  general NLI (3-way), to teach the basic relation;
 - ``stage2.jsonl``  grounding / faithfulness rows, windowed exactly as the engine
   windows a source at run time, plus synthetic rows and a replay of stage 1;
-- ``heldout.jsonl`` 3 % of every set, never trained on;
-- ``mix.json``      what went in: rows per set, per label, per synthetic kind.
+- ``heldout.jsonl`` 3 % of every set, never trained on (nor are its premises used
+  for synthetic rows);
+- ``mix.json``      what went in: rows per set, per label, per synthetic kind, and
+  the SHA-256 of each file written, so that two builds can be compared.
 
 Only sets whose licence in SOURCES.md is permissive go in (``PERMISSIVE``), unless
 ``--experimental`` is given; the shipped model is never built with that flag.
@@ -16,6 +18,7 @@ The benchmark data in ../shared/bench is never read here.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import random
 import re
@@ -81,6 +84,19 @@ STAGE2 = [
 #: A premise longer than this is windowed like a source at run time.
 WINDOW_CHARS = 700
 HELDOUT_SHARE = 0.03
+
+
+def held_out(row: dict) -> bool:
+    """Whether a row is held out: chosen by a hash of its premise, not by a random draw.
+
+    A drawn split moves whenever anything drawn before it changes (the retrieval that
+    windows premises changes how many rows earlier sets keep), so a rebuild would hold
+    out rows an earlier model trained on. A hash keeps the same rows out whatever else
+    changes, and keeps every claim about one premise (and a row two sets share) on one
+    side: a model is never tested on a document it read in training.
+    """
+    digest = hashlib.sha256(row["premise"].encode()).digest()
+    return int.from_bytes(digest[:4], "big") % 10_000 < HELDOUT_SHARE * 10_000
 
 
 def read(name: str) -> list[dict]:
@@ -267,10 +283,10 @@ def main() -> None:
     mix: dict = {"sets": {}, "synthetic": {}, "experimental": args.experimental}
 
     def split(name: str, rows: list[dict]) -> list[dict]:
-        rng.shuffle(rows)
-        cut = max(1, int(len(rows) * HELDOUT_SHARE))
-        heldout.extend(rows[:cut])
-        return rows[cut:]
+        heldout.extend(row for row in rows if held_out(row))
+        kept = [row for row in rows if not held_out(row)]
+        rng.shuffle(kept)
+        return kept
 
     stage1: list[dict] = []
     for name, limit in STAGE1.items():
@@ -284,9 +300,9 @@ def main() -> None:
     entailed: list[dict] = []
     names = STAGE2 + (EXPERIMENTAL if args.experimental else [])
     for name in names:
-        raw = read(name)
+        raw = split(name, read(name))
         documents.extend(r for r in raw if len(r["premise"]) > 2 * WINDOW_CHARS)
-        rows = [w for w in (windowed(r) for r in split(name, raw)) if w]
+        rows = [w for w in (windowed(r) for r in raw) if w]
         rows = balanced(rows, rng)
         stage2.extend(rows)
         entailed.extend(r for r in rows if r["label"] == "entailment")
@@ -305,7 +321,8 @@ def main() -> None:
         with open(args.out / f"{name}.jsonl", "w", encoding="utf-8") as handle:
             for row in rows:
                 handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        mix[name] = {"rows": len(rows), "labels": dict(Counter(r["label"] for r in rows))}
+        mix[name] = {"rows": len(rows), "labels": dict(Counter(r["label"] for r in rows)),
+                     "sha256": hashlib.sha256((args.out / f"{name}.jsonl").read_bytes()).hexdigest()}
     (args.out / "mix.json").write_text(json.dumps(mix, indent=2))
     print(json.dumps({k: mix[k] for k in ("stage1", "stage2", "heldout", "synthetic")}, indent=2))
 
