@@ -140,6 +140,23 @@ def auc(scores: list[float], positive: list[bool]) -> float:
     return (ranks_pos - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
 
 
+def read_rows(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def fitting(rows: list[dict], tokenizer, max_length: int) -> list[dict]:
+    """The rows whose claim leaves room for evidence within ``max_length`` tokens.
+
+    Truncation cuts the evidence, never the claim; a claim that alone fills the input
+    cannot be judged against anything, so its row is left out (and counted).
+    """
+    room = max_length - 32
+    kept = [row for row in rows if len(tokenizer(row["hypothesis"])["input_ids"]) <= room]
+    if len(kept) < len(rows):
+        print(f"left out {len(rows) - len(kept)} rows whose claim is over {room} tokens", flush=True)
+    return kept
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, required=True, help="stage jsonl")
@@ -166,8 +183,8 @@ def main() -> None:
     if args.init:
         model.load_state_dict(torch.load(args.init / "model.pt", map_location="cpu"))
     model.to(args.device)
-    rows = [json.loads(line) for line in args.data.read_text(encoding="utf-8").splitlines()]
-    heldout = [json.loads(line) for line in args.heldout.read_text(encoding="utf-8").splitlines()]
+    rows = fitting(read_rows(args.data), tokenizer, args.max_length)
+    heldout = fitting(read_rows(args.heldout), tokenizer, args.max_length)
     heldout = random.Random(1).sample(heldout, min(1200, len(heldout)))
     steps_per_epoch = math.ceil(len(rows) / args.batch_size)
     total = int(steps_per_epoch * args.epochs)
