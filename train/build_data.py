@@ -280,11 +280,12 @@ def main() -> None:
     rng = random.Random(args.seed)
     args.out.mkdir(parents=True, exist_ok=True)
     heldout: list[dict] = []
-    mix: dict = {"sets": {}, "synthetic": {}, "experimental": args.experimental}
+    mix: dict = {"sets": {}, "synthetic": {}, "experimental": args.experimental, "heldout_by": "premise hash"}
 
     def split(name: str, rows: list[dict]) -> list[dict]:
-        heldout.extend(row for row in rows if held_out(row))
-        kept = [row for row in rows if not held_out(row)]
+        kept = []
+        for row in rows:
+            (heldout if held_out(row) else kept).append(row)
         rng.shuffle(kept)
         return kept
 
@@ -318,11 +319,13 @@ def main() -> None:
     rng.shuffle(stage1)
     rng.shuffle(stage2)
     for name, rows in (("stage1", stage1), ("stage2", stage2), ("heldout", heldout)):
-        with open(args.out / f"{name}.jsonl", "w", encoding="utf-8") as handle:
+        digest = hashlib.sha256()
+        with open(args.out / f"{name}.jsonl", "wb") as handle:
             for row in rows:
-                handle.write(json.dumps(row, ensure_ascii=False) + "\n")
-        mix[name] = {"rows": len(rows), "labels": dict(Counter(r["label"] for r in rows)),
-                     "sha256": hashlib.sha256((args.out / f"{name}.jsonl").read_bytes()).hexdigest()}
+                line = (json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8")
+                handle.write(line)
+                digest.update(line)
+        mix[name] = {"rows": len(rows), "labels": dict(Counter(r["label"] for r in rows)), "sha256": digest.hexdigest()}
     (args.out / "mix.json").write_text(json.dumps(mix, indent=2))
     print(json.dumps({k: mix[k] for k in ("stage1", "stage2", "heldout", "synthetic")}, indent=2))
 

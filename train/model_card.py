@@ -16,8 +16,8 @@ HERE = Path(__file__).resolve().parent
 
 
 def _heldout_sentence(mix: dict) -> str:
-    """How the rows kept out of training were chosen: builds that record file digests hold out by premise hash."""
-    if "sha256" in mix.get("heldout", {}):
+    """How the rows kept out of training were chosen (builds before ``heldout_by`` drew them at random)."""
+    if mix.get("heldout_by") == "premise hash":
         return ("3 % of every set was held out, chosen by a hash of the premise: no held-out premise was trained on, "
                 "and none was used for synthetic rows.")
     return ("3 % of every set was held out, drawn at random per row (an earlier build_data): 44 % of those rows share "
