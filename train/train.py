@@ -173,6 +173,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    parser.add_argument(
+        "--deadline", type=float, default=None,
+        help="Unix time at which to stop early and save what there is (a lent GPU's time is fixed)",
+    )
     args = parser.parse_args()
 
     torch.manual_seed(args.seed)
@@ -207,7 +211,8 @@ def main() -> None:
     model.train()
     started, running = time.time(), []
     epoch = step // steps_per_epoch
-    while step < total:
+    stopped_early = False
+    while step < total and not stopped_early:
         skip = step - epoch * steps_per_epoch
         for position, (encoded, labels) in enumerate(
             batches(rows, tokenizer, args.batch_size, args.max_length, args.seed + epoch, args.device)
@@ -241,13 +246,17 @@ def main() -> None:
                 (args.work / "last.tmp").replace(checkpoint)
             if step == total:
                 break
+            if args.deadline and time.time() > args.deadline:
+                print(f"deadline reached: stopping at step {step}/{total}", flush=True)
+                stopped_early = True
+                break
         epoch += 1
     metrics = evaluate(model, tokenizer, heldout, args.max_length, args.device)
     print(json.dumps({"heldout": metrics}), flush=True)
     log.write(json.dumps({"heldout": metrics}) + "\n")
     torch.save({k: v.cpu() for k, v in model.state_dict().items()}, args.work / "model.pt")
     tokenizer.save_pretrained(str(args.work / "tokenizer"))
-    (args.work / "done.json").write_text(json.dumps({"steps": total, "heldout": metrics, "args": {
+    (args.work / "done.json").write_text(json.dumps({"steps": step, "planned_steps": total, "heldout": metrics, "args": {
         k: str(v) for k, v in vars(args).items()}}, indent=2))
 
 

@@ -1,0 +1,350 @@
+"""Train on a lent GPU machine: pack what the trip needs, sweep there, unpack what comes back.
+
+A lent machine (the ``device`` tool; see train/README.md, "On a lent GPU") gets a copy of
+the working tree and at most 64 MiB in all, has no network, gives 15 minutes, and returns at
+most 8 files of 16 MiB. The base encoder alone is 91 MB in fp32, so the trip is planned:
+
+- ``pack`` (here): the base encoder's matrices as int8 with one scale per row (about 21 MB;
+  it is the starting point of fine-tuning, not the shipped model), the built training data
+  and the dev sets' evidence windows (the ones the engine would score), gzipped, into
+  ``.trip/`` (git-ignored; name it in the run's ``carry``).
+- ``sweep`` (there): rebuilds the base, trains stage 1 once, then several stage-2 variants at
+  once on the one GPU, scores each on the dev windows (AUC of the best window's
+  P(entailment), the number this pipeline selects by), and writes the best weights in fp16,
+  split into parts that fit the way back, beside a report. Every run has a deadline, so
+  something comes back even if the machine is slower than planned.
+- ``unpack`` (here): joins the parts into a train.py work folder that export.py reads.
+
+Only numpy is needed to pack the weights and split the files (both are unit-tested without
+torch); torch and transformers only where a model is trained or loaded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+#: One returned file may be 16 MiB; parts stay under that.
+PART_BYTES = 15 * 2**20
+BASE_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
+DATA_FILES = ("stage1.jsonl", "stage2.jsonl", "heldout.jsonl", "mix.json")
+#: Stage 1 once, then these stage-2 variants side by side (each from the stage-1 weights).
+STAGE1 = {"epochs": 2, "lr": 8e-5, "max_length": 160}
+STAGE2 = {
+    "s2-lr5-e2": {"epochs": 2, "lr": 5e-5, "max_length": 160, "seed": 7},
+    "s2-lr5-e3": {"epochs": 3, "lr": 5e-5, "max_length": 160, "seed": 11},
+    "s2-lr3-e3": {"epochs": 3, "lr": 3e-5, "max_length": 160, "seed": 7},
+    "s2-lr5-e3-len256": {"epochs": 3, "lr": 5e-5, "max_length": 256, "seed": 7},
+}
+#: Share of the time budget stage 1 may use; stage 2 must end by STAGE2_SHARE.
+STAGE1_SHARE, STAGE2_SHARE = 0.35, 0.85
+
+
+# ---------------------------------------------------------------- weights and parts (numpy only)
+
+
+def quantise(matrix: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Symmetric int8 with one scale per row: each weight is off by at most half a step."""
+    scale = np.abs(matrix).max(axis=1, keepdims=True) / 127.0
+    scale[scale == 0] = 1.0
+    return np.round(matrix / scale).astype(np.int8), scale.astype(np.float32)
+
+
+def pack_weights(weights: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Matrices as ``name.int8`` + ``name.scale``; vectors (biases, norms) stay float32."""
+    packed: dict[str, np.ndarray] = {}
+    for name, value in weights.items():
+        value = np.asarray(value, dtype=np.float32)
+        if value.ndim == 2:
+            packed[name + ".int8"], packed[name + ".scale"] = quantise(value)
+        else:
+            packed[name] = value
+    return packed
+
+
+def unpack_weights(packed: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    weights: dict[str, np.ndarray] = {}
+    for name, value in packed.items():
+        if name.endswith(".int8"):
+            stem = name.removesuffix(".int8")
+            weights[stem] = value.astype(np.float32) * packed[stem + ".scale"]
+        elif not name.endswith(".scale"):
+            weights[name] = np.asarray(value, dtype=np.float32)
+    return weights
+
+
+def split(path: Path, part_bytes: int = PART_BYTES) -> list[Path]:
+    """Cut a file into ``name.part0``, ``name.part1``, … of at most ``part_bytes`` each."""
+    parts = []
+    with open(path, "rb") as handle:
+        while chunk := handle.read(part_bytes):
+            part = path.with_name(f"{path.name}.part{len(parts)}")
+            part.write_bytes(chunk)
+            parts.append(part)
+    return parts
+
+
+def join(folder: Path, name: str, out: Path) -> Path:
+    """Concatenate ``name.part0``, ``name.part1``, … from ``folder`` into ``out``; a gap is an error."""
+    parts = sorted(folder.glob(f"{name}.part*"), key=lambda p: int(p.name.rsplit(".part", 1)[1]))
+    numbers = [int(p.name.rsplit(".part", 1)[1]) for p in parts]
+    if not parts or numbers != list(range(len(parts))):
+        raise SystemExit(f"{folder}: parts of {name} missing or out of sequence: {numbers}")
+    with open(out, "wb") as handle:
+        for part in parts:
+            handle.write(part.read_bytes())
+    return out
+
+
+# ---------------------------------------------------------------- pack (here)
+
+
+def dev_windows(paths: list[Path], k: int) -> list[dict]:
+    """Each dev claim with the evidence windows the engine would score for it (model-independent)."""
+    sys.path[:0] = [str(HERE.parent), str(HERE.parent / "host")]
+    from bench.cases import load, source_text
+    from citemark.scoring.retrieve import EvidenceIndex
+
+    rows = []
+    for path in paths:
+        for case in load(path):
+            hits = EvidenceIndex(source_text(case)).search(case.claim, k=k)
+            rows.append({"set": path.stem, "claim": case.claim, "windows": [h.text for h in hits],
+                         "supported": case.label == "supported"})
+    return rows
+
+
+def pack(args: argparse.Namespace) -> None:
+    from safetensors.numpy import load_file
+
+    sys.path[:0] = [str(HERE), str(HERE.parent / "host")]
+    from citemark.settings import Settings
+    from train import default_base
+
+    out: Path = args.out
+    shutil.rmtree(out, ignore_errors=True)
+    (out / "base").mkdir(parents=True)
+    base = default_base()
+    np.savez_compressed(out / "base" / "weights.npz", **pack_weights(load_file(str(base / "model.safetensors"))))
+    for name in BASE_FILES:
+        shutil.copy(base / name, out / "base" / name)
+    (out / "data").mkdir()
+    for name in DATA_FILES:
+        with open(args.data / name, "rb") as source, gzip.open(out / "data" / f"{name}.gz", "wb") as target:
+            shutil.copyfileobj(source, target)
+    windows = dev_windows(args.dev, Settings().evidence_windows)
+    with gzip.open(out / "dev-windows.jsonl.gz", "wt", encoding="utf-8") as handle:
+        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in windows)
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    print(json.dumps({"trip": str(out), "bytes": size, "dev_claims": len(windows)}))
+
+
+# ---------------------------------------------------------------- sweep (there)
+
+
+def rebuild_base(trip: Path, folder: Path) -> Path:
+    from safetensors.numpy import save_file
+
+    folder.mkdir(parents=True, exist_ok=True)
+    with np.load(trip / "base" / "weights.npz") as packed:
+        save_file(unpack_weights(dict(packed)), str(folder / "model.safetensors"))
+    for name in BASE_FILES:
+        shutil.copy(trip / "base" / name, folder / name)
+    return folder
+
+
+def unzip_data(trip: Path, folder: Path, limit: int | None) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in DATA_FILES:
+        with gzip.open(trip / "data" / f"{name}.gz", "rt", encoding="utf-8") as handle:
+            text = handle.read()
+        if limit and name.endswith(".jsonl"):
+            text = "".join(text.splitlines(keepends=True)[:limit])
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def train_command(data: Path, work: Path, base: Path, settings: dict, deadline: float, device: str,
+                  threads: int, init: Path | None = None) -> list[str]:
+    command = [
+        sys.executable, str(HERE / "train.py"), "--data", str(data / ("stage2.jsonl" if init else "stage1.jsonl")),
+        "--heldout", str(data / "heldout.jsonl"), "--work", str(work), "--base", str(base),
+        "--epochs", str(settings["epochs"]), "--lr", str(settings["lr"]), "--max-length", str(settings["max_length"]),
+        "--seed", str(settings.get("seed", 7)), "--deadline", str(deadline), "--device", device,
+        "--threads", str(threads), "--save-every", "100000",
+    ]
+    return command + (["--init", str(init)] if init else [])
+
+
+def dev_auc(work: Path, base: Path, windows: list[dict], device: str) -> dict:
+    """AUC of the best window's P(entailment) per dev set, as the engine would score the claim."""
+    import torch
+    from transformers import AutoTokenizer
+
+    sys.path.insert(0, str(HERE))
+    from train import CrossEncoder, auc
+
+    tokenizer = AutoTokenizer.from_pretrained(str(base))
+    model = CrossEncoder(base)
+    model.load_state_dict(torch.load(work / "model.pt", map_location="cpu"))
+    model.to(device).eval()
+    pairs = [(i, row["claim"], window) for i, row in enumerate(windows) for window in row["windows"]]
+    best = [0.0] * len(windows)
+    with torch.no_grad():
+        for start in range(0, len(pairs), 64):
+            chunk = pairs[start : start + 64]
+            encoded = tokenizer([c for _, c, _ in chunk], [w for _, _, w in chunk], truncation="only_second",
+                                max_length=256, padding=True, return_tensors="pt").to(device)
+            entail = torch.softmax(model(**encoded).float(), -1)[:, 0].tolist()
+            for (i, _, _), p in zip(chunk, entail):
+                best[i] = max(best[i], p)
+    result = {}
+    for name in sorted({row["set"] for row in windows}):
+        chosen = [i for i, row in enumerate(windows) if row["set"] == name]
+        result[name] = round(auc([best[i] for i in chosen], [windows[i]["supported"] for i in chosen]), 4)
+    defined = [value for value in result.values() if value == value]  # a set with one class has no AUC
+    result["mean"] = round(sum(defined) / len(defined), 4) if defined else 0.0
+    return result
+
+
+def preflight(device: str) -> dict:
+    """Fail in seconds, not after minutes of a lent machine, when torch or the GPU is missing."""
+    import torch
+    import transformers
+
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        raise SystemExit(f"--device {device}: torch {torch.__version__} sees no CUDA GPU")
+    found = {"torch": torch.__version__, "transformers": transformers.__version__, "python": sys.version.split()[0]}
+    if device.startswith("cuda"):
+        found["gpu"] = torch.cuda.get_device_name(0)
+    print(json.dumps(found), flush=True)
+    return found
+
+
+def sweep(args: argparse.Namespace) -> None:
+    started = time.time()
+    found = preflight(args.device)
+    budget = args.minutes * 60
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    work: Path = args.work
+    base = rebuild_base(args.trip, work / "base")
+    data = unzip_data(args.trip, work / "data", args.limit)
+    with gzip.open(args.trip / "dev-windows.jsonl.gz", "rt", encoding="utf-8") as handle:
+        windows = [json.loads(line) for line in handle]
+    if args.limit:  # a dry run: a few claims of every dev set
+        windows = windows[:: max(1, len(windows) // args.limit)]
+    report: dict = {"device": args.device, "found": found, "budget_s": budget, "stage1": STAGE1, "stage2": STAGE2, "runs": {}}
+
+    def log_of(name: str) -> Path:
+        return work / f"{name}.log"
+
+    def finish(name: str, folder: Path, code: int) -> None:
+        entry: dict = {"exit": code, "seconds": round(time.time() - started)}
+        if (folder / "done.json").exists():
+            entry.update(json.loads((folder / "done.json").read_text()))
+            entry["dev_auc"] = dev_auc(folder, base, windows, args.device)
+        report["runs"][name] = entry
+        print(json.dumps({name: {k: entry.get(k) for k in ("exit", "seconds", "steps", "planned_steps", "dev_auc")}}),
+              flush=True)
+
+    threads = max(1, (os.cpu_count() or 2) // len(STAGE2))
+    stage1 = work / "stage1"
+    with open(log_of("stage1"), "w") as log:
+        code = subprocess.call(train_command(data, stage1, base, STAGE1, started + STAGE1_SHARE * budget,
+                                             args.device, threads * len(STAGE2)), stdout=log, stderr=subprocess.STDOUT)
+    finish("stage1", stage1, code)
+    if (stage1 / "model.pt").exists():
+        running = {}
+        for name, settings in STAGE2.items():
+            log = open(log_of(name), "w")  # noqa: SIM115 - closed when the run ends
+            command = train_command(data, work / name, base, settings, started + STAGE2_SHARE * budget,
+                                    args.device, threads, init=stage1)
+            running[name] = (subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log)
+        for name, (process, log) in running.items():
+            code = process.wait()
+            log.close()
+            finish(name, work / name, code)
+    # Stage 1 alone is general NLI: it competes only when no stage-2 variant finished.
+    scored = {name: run["dev_auc"]["mean"] for name, run in report["runs"].items() if "dev_auc" in run}
+    if len(scored) > 1:
+        scored.pop("stage1")
+    if scored:
+        report["best"] = best = max(scored, key=scored.get)
+        import torch
+
+        state = torch.load(work / best / "model.pt", map_location="cpu")
+        weights = out / "best.npz"
+        np.savez(weights, **{k: v.to(torch.float16).numpy() for k, v in state.items()})
+        split(weights)
+        weights.unlink()
+    report["seconds"] = round(time.time() - started)
+    (out / "report.json").write_text(json.dumps(report, indent=2))
+    with open(out / "logs.txt", "w") as handle:
+        for name in ["stage1", *STAGE2]:
+            if log_of(name).exists():
+                lines = log_of(name).read_text().splitlines()
+                handle.write(f"== {name}\n" + "\n".join(lines[:5] + ["…"] + lines[-15:]) + "\n")
+    print(json.dumps({"best": report.get("best"), "seconds": report["seconds"]}), flush=True)
+
+
+# ---------------------------------------------------------------- unpack (here)
+
+
+def unpack(args: argparse.Namespace) -> None:
+    import torch
+    from transformers import AutoTokenizer
+
+    sys.path.insert(0, str(HERE))
+    from train import default_base
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    joined = join(args.returned, "best.npz", args.out / "best.npz")
+    with np.load(joined) as weights:
+        state = {name: torch.from_numpy(weights[name].astype(np.float32)) for name in weights.files}
+    torch.save(state, args.out / "model.pt")
+    joined.unlink()
+    AutoTokenizer.from_pretrained(str(default_base())).save_pretrained(str(args.out / "tokenizer"))
+    report = json.loads((args.returned / "report.json").read_text())
+    (args.out / "done.json").write_text(json.dumps(report, indent=2))
+    best = report["runs"][report["best"]]
+    print(json.dumps({"checkpoint": str(args.out), "best": report["best"], "dev_auc": best["dev_auc"],
+                      "steps": best.get("steps"), "planned_steps": best.get("planned_steps")}))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("pack", help="here: write .trip/ for the run's carry")
+    p.add_argument("--data", type=Path, default=HERE / "work" / "data", help="a build_data.py output folder")
+    p.add_argument("--dev", type=Path, action="append", required=True, help="bench dev set (repeatable)")
+    p.add_argument("--out", type=Path, default=HERE.parent / ".trip")
+    p.set_defaults(run=pack)
+    s = commands.add_parser("sweep", help="there: train stage 1 and the stage-2 variants, return the best")
+    s.add_argument("--trip", type=Path, default=HERE.parent / ".trip")
+    s.add_argument("--out", type=Path, required=True, help="folder that comes back ($OUT)")
+    s.add_argument("--work", type=Path, default=Path("/tmp/citemark-trip"))
+    s.add_argument("--minutes", type=float, default=8.0, help="time budget for the whole sweep")
+    s.add_argument("--device", default="cuda")
+    s.add_argument("--limit", type=int, default=None, help="rows per file and dev claims (a dry run)")
+    s.set_defaults(run=sweep)
+    u = commands.add_parser("unpack", help="here: join what came back into a train.py work folder")
+    u.add_argument("--returned", type=Path, required=True, help="the folder the run's files came back to")
+    u.add_argument("--out", type=Path, default=HERE / "work" / "gpu")
+    u.set_defaults(run=unpack)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
