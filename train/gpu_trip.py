@@ -238,6 +238,7 @@ def sweep(args: argparse.Namespace) -> None:
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     work: Path = args.work
+    shutil.rmtree(work, ignore_errors=True)  # train.py resumes from what it finds: start clean
     base = rebuild_base(args.trip, work / "base")
     data = unzip_data(args.trip, work / "data", args.limit)
     with gzip.open(args.trip / "dev-windows.jsonl.gz", "rt", encoding="utf-8") as handle:
