@@ -77,7 +77,7 @@ def rows_for_fitting(count: int, seed: int, heldout_ids: set[str]) -> list[dict]
 
 
 def dev_rows(paths: list[Path]) -> list[dict]:
-    """Benchmark cases as fitting rows (only with --dev, for cross-fitting)."""
+    """Benchmark cases as fitting rows (with --dev, for cross-fitting; gpu_trip.py takes their windows)."""
     sys.path.insert(0, str(HERE.parent))
     from bench.cases import load, source_text
 

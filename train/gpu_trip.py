@@ -96,13 +96,12 @@ def split(path: Path, part_bytes: int = PART_BYTES) -> list[Path]:
 
 def join(folder: Path, name: str, out: Path) -> Path:
     """Concatenate ``name.part0``, ``name.part1``, … from ``folder`` into ``out``; a gap is an error."""
-    parts = sorted(folder.glob(f"{name}.part*"), key=lambda p: int(p.name.rsplit(".part", 1)[1]))
-    numbers = [int(p.name.rsplit(".part", 1)[1]) for p in parts]
-    if not parts or numbers != list(range(len(parts))):
-        raise SystemExit(f"{folder}: parts of {name} missing or out of sequence: {numbers}")
+    parts = {int(p.name.rsplit(".part", 1)[1]): p for p in folder.glob(f"{name}.part*")}
+    if not parts or sorted(parts) != list(range(len(parts))):
+        raise SystemExit(f"{folder}: parts of {name} missing or out of sequence: {sorted(parts)}")
     with open(out, "wb") as handle:
-        for part in parts:
-            handle.write(part.read_bytes())
+        for number in range(len(parts)):
+            handle.write(parts[number].read_bytes())
     return out
 
 
@@ -111,17 +110,12 @@ def join(folder: Path, name: str, out: Path) -> Path:
 
 def dev_windows(paths: list[Path], k: int) -> list[dict]:
     """Each dev claim with the evidence windows the engine would score for it (model-independent)."""
-    sys.path[:0] = [str(HERE.parent), str(HERE.parent / "host")]
-    from bench.cases import load, source_text
     from citemark.scoring.retrieve import EvidenceIndex
+    from fit_combiner import dev_rows
 
-    rows = []
-    for path in paths:
-        for case in load(path):
-            hits = EvidenceIndex(source_text(case)).search(case.claim, k=k)
-            rows.append({"set": path.stem, "claim": case.claim, "windows": [h.text for h in hits],
-                         "supported": case.label == "supported"})
-    return rows
+    return [{"set": row["group"], "claim": row["hypothesis"], "supported": row["label"] == "entailment",
+             "windows": [hit.text for hit in EvidenceIndex(row["premise"]).search(row["hypothesis"], k=k)]}
+            for row in dev_rows(paths)]
 
 
 def pack(args: argparse.Namespace) -> None:
@@ -189,25 +183,21 @@ def train_command(data: Path, work: Path, base: Path, settings: dict, deadline: 
 def dev_auc(work: Path, base: Path, windows: list[dict], device: str) -> dict:
     """AUC of the best window's P(entailment) per dev set, as the engine would score the claim."""
     import torch
-    from transformers import AutoTokenizer
 
     sys.path.insert(0, str(HERE))
-    from train import CrossEncoder, auc
+    from transformers import AutoTokenizer
 
-    tokenizer = AutoTokenizer.from_pretrained(str(base))
+    from train import CrossEncoder, auc, probabilities
+
     model = CrossEncoder(base)
     model.load_state_dict(torch.load(work / "model.pt", map_location="cpu"))
-    model.to(device).eval()
-    pairs = [(i, row["claim"], window) for i, row in enumerate(windows) for window in row["windows"]]
+    model.to(device)
+    pairs = [(i, {"hypothesis": row["claim"], "premise": window})
+             for i, row in enumerate(windows) for window in row["windows"]]
+    probs = probabilities(model, AutoTokenizer.from_pretrained(str(base)), [pair for _, pair in pairs], 256, device)
     best = [0.0] * len(windows)
-    with torch.no_grad():
-        for start in range(0, len(pairs), 64):
-            chunk = pairs[start : start + 64]
-            encoded = tokenizer([c for _, c, _ in chunk], [w for _, _, w in chunk], truncation="only_second",
-                                max_length=256, padding=True, return_tensors="pt").to(device)
-            entail = torch.softmax(model(**encoded).float(), -1)[:, 0].tolist()
-            for (i, _, _), p in zip(chunk, entail):
-                best[i] = max(best[i], p)
+    for (i, _), p in zip(pairs, probs):
+        best[i] = max(best[i], p[0])
     result = {}
     for name in sorted({row["set"] for row in windows}):
         chosen = [i for i, row in enumerate(windows) if row["set"] == name]
@@ -259,18 +249,18 @@ def sweep(args: argparse.Namespace) -> None:
         print(json.dumps({name: {k: entry.get(k) for k in ("exit", "seconds", "steps", "planned_steps", "dev_auc")}}),
               flush=True)
 
-    threads = max(1, (os.cpu_count() or 2) // len(STAGE2))
+    cores = os.cpu_count() or 2
     stage1 = work / "stage1"
     with open(log_of("stage1"), "w") as log:
         code = subprocess.call(train_command(data, stage1, base, STAGE1, started + STAGE1_SHARE * budget,
-                                             args.device, threads * len(STAGE2)), stdout=log, stderr=subprocess.STDOUT)
+                                             args.device, cores), stdout=log, stderr=subprocess.STDOUT)
     finish("stage1", stage1, code)
     if (stage1 / "model.pt").exists():
         running = {}
         for name, settings in STAGE2.items():
             log = open(log_of(name), "w")  # noqa: SIM115 - closed when the run ends
             command = train_command(data, work / name, base, settings, started + STAGE2_SHARE * budget,
-                                    args.device, threads, init=stage1)
+                                    args.device, max(1, cores // len(STAGE2)), init=stage1)
             running[name] = (subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log)
         for name, (process, log) in running.items():
             code = process.wait()

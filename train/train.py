@@ -99,8 +99,9 @@ def batches(rows: list[dict], tokenizer, batch_size: int, max_length: int, seed:
         yield encoded, [r["label"] for r in chosen]
 
 
-def evaluate(model: CrossEncoder, tokenizer, rows: list[dict], max_length: int, device: str = "cpu") -> dict:
-    """3-way accuracy on 3-way rows; binary accuracy and AUC of P(entailment)."""
+def probabilities(model: CrossEncoder, tokenizer, rows: list[dict], max_length: int, device: str = "cpu") -> list[list[float]]:
+    """P(entailment, neutral, contradiction) per row (``hypothesis`` = claim, ``premise`` = evidence)."""
+    was_training = model.training
     model.eval()
     probs: list[list[float]] = []
     with torch.no_grad():
@@ -111,7 +112,13 @@ def evaluate(model: CrossEncoder, tokenizer, rows: list[dict], max_length: int, 
                 truncation="only_second", max_length=max_length, padding=True, return_tensors="pt",
             ).to(device)
             probs.extend(torch.softmax(model(**enc).float(), -1).tolist())
-    model.train()
+    model.train(was_training)
+    return probs
+
+
+def evaluate(model: CrossEncoder, tokenizer, rows: list[dict], max_length: int, device: str = "cpu") -> dict:
+    """3-way accuracy on 3-way rows; binary accuracy and AUC of P(entailment)."""
+    probs = probabilities(model, tokenizer, rows, max_length, device)
     three = [(p, r["label"]) for p, r in zip(probs, rows) if r["label"] in LABELS]
     acc3 = sum(LABELS[max(range(3), key=p.__getitem__)] == label for p, label in three) / max(1, len(three))
     scores = [p[0] for p in probs]
