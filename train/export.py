@@ -74,7 +74,9 @@ def quantise(source: Path, target: Path) -> None:
     quantize_dynamic(str(source), str(target), weight_type=QuantType.QInt8, per_channel=True, reduce_range=True)
 
 
-def write_pack(out: Path, onnx_int8: Path, tokenizer_dir: Path, mix: dict, name: str, version: str) -> None:
+def write_pack(
+    out: Path, onnx_int8: Path, tokenizer_dir: Path, mix: dict, name: str, version: str, training: list | None = None,
+) -> None:
     out.mkdir(parents=True, exist_ok=True)
     shutil.copy(onnx_int8, out / "model.onnx")
     shutil.copy(tokenizer_dir / "tokenizer.json", out / "tokenizer.json")
@@ -103,6 +105,8 @@ def write_pack(out: Path, onnx_int8: Path, tokenizer_dir: Path, mix: dict, name:
         "sha256": {"model.onnx": file_sha256(out / "model.onnx"), "tokenizer.json": file_sha256(out / "tokenizer.json")},
         "training_data": mix,
     }
+    if training:  # how the weights were trained, where the checkpoint says (gpu_trip.py unpack does)
+        manifest["training"] = training
     for key in ("combiner", "metrics"):
         if key in previous:
             manifest[key] = previous[key]
@@ -159,12 +163,14 @@ def main() -> None:
     model = load_model(args.checkpoint)
     tokenizer_dir = args.checkpoint / "tokenizer"
     mix = json.loads(args.mix.read_text()) if args.mix.exists() else {}
+    done = args.checkpoint / "done.json"
+    training = json.loads(done.read_text()).get("recipe") if done.exists() else None
     with tempfile.TemporaryDirectory() as scratch:
         fp32 = Path(scratch) / "model.fp32.onnx"
         int8 = Path(scratch) / "model.int8.onnx"
         export_onnx(model, tokenizer_dir, fp32)
         quantise(fp32, int8)
-        write_pack(args.out, int8, tokenizer_dir, mix, args.name, args.version)
+        write_pack(args.out, int8, tokenizer_dir, mix, args.name, args.version, training)
     rows = [json.loads(line) for line in args.heldout.read_text().splitlines()][: args.parity_rows]
     # torch.onnx.export leaves the traced module altered: compare with a fresh copy.
     reference = load_model(args.checkpoint)

@@ -105,6 +105,14 @@ def join(folder: Path, name: str, out: Path) -> Path:
     return out
 
 
+def average(states: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The weight-by-weight mean of models trained alike from the same start (a "model soup")."""
+    names = states[0].keys()
+    if any(state.keys() != names or any(state[n].shape != states[0][n].shape for n in names) for state in states):
+        raise SystemExit("the returned models differ in their layers: they cannot be averaged")
+    return {name: np.mean([state[name].astype(np.float32) for state in states], axis=0) for name in names}
+
+
 # ---------------------------------------------------------------- pack (here)
 
 
@@ -235,7 +243,9 @@ def sweep(args: argparse.Namespace) -> None:
         windows = [json.loads(line) for line in handle]
     if args.limit:  # a dry run: a few claims of every dev set
         windows = windows[:: max(1, len(windows) // args.limit)]
-    report: dict = {"device": args.device, "found": found, "budget_s": budget, "stage1": STAGE1, "stage2": STAGE2, "runs": {}}
+    variants = json.loads(args.stage2) if args.stage2 else STAGE2
+    report: dict = {"device": args.device, "found": found, "budget_s": budget, "stage1": STAGE1, "stage2": variants,
+                    "runs": {}}
 
     def log_of(name: str) -> Path:
         return work / f"{name}.log"
@@ -257,10 +267,10 @@ def sweep(args: argparse.Namespace) -> None:
     finish("stage1", stage1, code)
     if (stage1 / "model.pt").exists():
         running = {}
-        for name, settings in STAGE2.items():
+        for name, settings in variants.items():
             log = open(log_of(name), "w")  # noqa: SIM115 - closed when the run ends
             command = train_command(data, work / name, base, settings, started + STAGE2_SHARE * budget,
-                                    args.device, max(1, cores // len(STAGE2)), init=stage1)
+                                    args.device, max(1, cores // len(variants)), init=stage1)
             running[name] = (subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT), log)
         for name, (process, log) in running.items():
             code = process.wait()
@@ -282,7 +292,7 @@ def sweep(args: argparse.Namespace) -> None:
     report["seconds"] = round(time.time() - started)
     (out / "report.json").write_text(json.dumps(report, indent=2))
     with open(out / "logs.txt", "w") as handle:
-        for name in ["stage1", *STAGE2]:
+        for name in ["stage1", *variants]:
             if log_of(name).exists():
                 lines = log_of(name).read_text().splitlines()
                 handle.write(f"== {name}\n" + "\n".join(lines[:5] + ["…"] + lines[-15:]) + "\n")
@@ -293,6 +303,8 @@ def sweep(args: argparse.Namespace) -> None:
 
 
 def unpack(args: argparse.Namespace) -> None:
+    """Join each returned folder's parts; several folders (runs of the same recipe with other
+    seeds) are averaged weight by weight into one model (a "model soup")."""
     import torch
     from transformers import AutoTokenizer
 
@@ -300,17 +312,23 @@ def unpack(args: argparse.Namespace) -> None:
     from train import default_base
 
     args.out.mkdir(parents=True, exist_ok=True)
-    joined = join(args.returned, "best.npz", args.out / "best.npz")
-    with np.load(joined) as weights:
-        state = {name: torch.from_numpy(weights[name].astype(np.float32)) for name in weights.files}
-    torch.save(state, args.out / "model.pt")
-    joined.unlink()
+    states, reports = [], []
+    for returned in args.returned:
+        joined = join(returned, "best.npz", args.out / "best.npz")
+        with np.load(joined) as weights:
+            states.append({name: weights[name] for name in weights.files})
+        joined.unlink()
+        reports.append(json.loads((returned / "report.json").read_text()))
+    torch.save({name: torch.from_numpy(value) for name, value in average(states).items()}, args.out / "model.pt")
     AutoTokenizer.from_pretrained(str(default_base())).save_pretrained(str(args.out / "tokenizer"))
-    report = json.loads((args.returned / "report.json").read_text())
-    (args.out / "done.json").write_text(json.dumps(report, indent=2))
-    best = report["runs"][report["best"]]
-    print(json.dumps({"checkpoint": str(args.out), "best": report["best"], "dev_auc": best["dev_auc"],
-                      "steps": best.get("steps"), "planned_steps": best.get("planned_steps")}))
+    recipe = [{"device": report["found"].get("gpu", report["device"]), "stage1": report["stage1"],
+               "stage2": report["stage2"][report["best"]]} for report in reports]
+    (args.out / "done.json").write_text(json.dumps({"recipe": recipe, "sweeps": reports}, indent=2))
+    for report in reports:
+        best = report["runs"][report["best"]]
+        print(json.dumps({"best": report["best"], "dev_auc": best["dev_auc"], "steps": best.get("steps"),
+                          "planned_steps": best.get("planned_steps")}))
+    print(json.dumps({"checkpoint": str(args.out), "averaged": len(states)}))
 
 
 def main() -> None:
@@ -328,9 +346,12 @@ def main() -> None:
     s.add_argument("--minutes", type=float, default=8.0, help="time budget for the whole sweep")
     s.add_argument("--device", default="cuda")
     s.add_argument("--limit", type=int, default=None, help="rows per file and dev claims (a dry run)")
+    s.add_argument("--stage2", default=None, help='variants as JSON instead of STAGE2: {"name": {"epochs": …, "lr": …, '
+                   '"max_length": …, "seed": …}, …}')
     s.set_defaults(run=sweep)
     u = commands.add_parser("unpack", help="here: join what came back into a train.py work folder")
-    u.add_argument("--returned", type=Path, required=True, help="the folder the run's files came back to")
+    u.add_argument("--returned", type=Path, action="append", required=True,
+                   help="a folder a run's files came back to (repeat to average several runs)")
     u.add_argument("--out", type=Path, default=HERE / "work" / "gpu")
     u.set_defaults(run=unpack)
     args = parser.parse_args()

@@ -25,6 +25,19 @@ def _heldout_sentence(mix: dict) -> str:
             "are unaffected.")
 
 
+def _training_sentence(runs: list[dict]) -> str:
+    """The recipe of the weights (from gpu_trip.py unpack): one run, or the average of several."""
+
+    def stage(settings: dict) -> str:
+        return f"{settings['epochs']} epochs at lr {settings['lr']:g}, {settings['max_length']} tokens"
+
+    described = "; ".join(f"stage 1 {stage(run['stage1'])}, then stage 2 {stage(run['stage2'])}, seed "
+                          f"{run['stage2'].get('seed', 7)} (on {run['device']})" for run in runs)
+    if len(runs) == 1:
+        return f"Training: {described}."
+    return f"Training: the weights are the average of {len(runs)} runs: {described}."
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pack", type=Path, required=True)
@@ -82,6 +95,8 @@ def main() -> None:
     lines += ["", f"Stage 1: {mix.get('stage1', {}).get('rows', '?')} rows; stage 2: {mix.get('stage2', {}).get('rows', '?')} "
               "rows (including synthetic rows and a replay of stage-1 rows). " + _heldout_sentence(mix) + " No row of "
               "the benchmark data (../shared/bench) was used; the training sets were de-duplicated against it upstream."]
+    if manifest.get("training"):
+        lines += ["", _training_sentence(manifest["training"])]
     if metrics:
         lines += ["", "## How well it does (bench/REPORT.md)", "", "| data | balanced accuracy | 95 % CI | false-supported | AUC |",
                   "|---|---|---|---|---|"]

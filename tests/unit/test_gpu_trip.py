@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from train.gpu_trip import join, pack_weights, split, unpack_weights
+from train.gpu_trip import average, join, pack_weights, split, unpack_weights
 
 
 def test_matrices_travel_as_int8_and_come_back_within_half_a_step() -> None:
@@ -44,3 +44,15 @@ def test_a_missing_part_is_an_error_not_a_short_file(tmp_path) -> None:
     (tmp_path / "best.npz.part1").unlink()
     with pytest.raises(SystemExit, match="out of sequence"):
         join(tmp_path, "best.npz", tmp_path / "joined.npz")
+
+
+def test_runs_are_averaged_weight_by_weight_and_unlike_models_refused() -> None:
+    first = {"w": np.array([[1.0, 2.0]], dtype=np.float16), "b": np.array([0.0], dtype=np.float16)}
+    second = {"w": np.array([[3.0, -2.0]], dtype=np.float16), "b": np.array([1.0], dtype=np.float16)}
+    soup = average([first, second])
+    assert soup["w"].dtype == np.float32
+    assert soup["w"].tolist() == [[2.0, 0.0]] and soup["b"].tolist() == [0.5]
+    with pytest.raises(SystemExit, match="differ in their layers"):
+        average([first, {"w": second["w"]}])
+    with pytest.raises(SystemExit, match="differ in their layers"):
+        average([first, {"w": np.zeros((2, 2), dtype=np.float16), "b": second["b"]}])
