@@ -106,8 +106,9 @@ def main() -> None:
                              f"| {m['false_supported_rate']:.1%} | {m['roc_auc']:.3f} |")
             else:
                 lines.append(f"| {name} (contradicted claims, n={m['n']}) | | | {m['false_supported_rate']:.1%} | |")
-    lines += ["", "## Reproduce", "", "See train/README.md: build_data → train (two stages) → export → fit_combiner → "
-              "bench/report.py. Each step is one command; training resumes from its last checkpoint.", "",
+    where = ' (these weights: "On a lent GPU", gpu_trip.py sweep and unpack)' if manifest.get("training") else ""
+    lines += ["", "## Reproduce", "", f"See train/README.md{where}: build_data → train (two stages) → export → "
+              "fit_combiner → bench/report.py. Each step is one command; training resumes from its last checkpoint.", "",
               "## Limits", "",
               "English only. Small model: it misses paraphrases that need world knowledge and long chains of reasoning; "
               "citemark's number and name guards and the contradiction threshold keep it from calling a false claim "
