@@ -215,6 +215,19 @@ def dev_auc(work: Path, base: Path, windows: list[dict], device: str) -> dict:
     return result
 
 
+def soup_of(names: list[str], work: Path, report: dict, score) -> None:
+    """Average the finished stage-2 runs (same stage-1 start) into ``work/soup``, scored like a run."""
+    import torch
+
+    states = [{k: v.numpy() for k, v in torch.load(work / name / "model.pt", map_location="cpu").items()}
+              for name in names]
+    folder = work / "soup"
+    folder.mkdir(exist_ok=True)
+    torch.save({k: torch.from_numpy(v) for k, v in average(states).items()}, folder / "model.pt")
+    report["runs"]["soup"] = {"averaged": names, "dev_auc": score(folder)}
+    print(json.dumps({"soup": report["runs"]["soup"]}), flush=True)
+
+
 def preflight(device: str) -> dict:
     """Fail in seconds, not after minutes of a lent machine, when torch or the GPU is missing."""
     import torch
@@ -276,6 +289,9 @@ def sweep(args: argparse.Namespace) -> None:
             code = process.wait()
             log.close()
             finish(name, work / name, code)
+    finished = [name for name in variants if "dev_auc" in report["runs"].get(name, {})]
+    if args.soup and len(finished) > 1:
+        soup_of(finished, work, report, lambda folder: dev_auc(folder, base, windows, args.device))
     # Stage 1 alone is general NLI: it competes only when no stage-2 variant finished.
     scored = {name: run["dev_auc"]["mean"] for name, run in report["runs"].items() if "dev_auc" in run}
     if len(scored) > 1:
@@ -322,13 +338,14 @@ def unpack(args: argparse.Namespace) -> None:
     torch.save({name: torch.from_numpy(value) for name, value in average(states).items()}, args.out / "model.pt")
     AutoTokenizer.from_pretrained(str(default_base())).save_pretrained(str(args.out / "tokenizer"))
     recipe = [{"device": report["found"].get("gpu", report["device"]), "stage1": report["stage1"],
-               "stage2": report["stage2"][report["best"]]} for report in reports]
+               "stage2": report["stage2"][name]}
+              for report in reports for name in report["runs"][report["best"]].get("averaged", [report["best"]])]
     (args.out / "done.json").write_text(json.dumps({"recipe": recipe, "sweeps": reports}, indent=2))
     for report in reports:
         best = report["runs"][report["best"]]
         print(json.dumps({"best": report["best"], "dev_auc": best["dev_auc"], "steps": best.get("steps"),
                           "planned_steps": best.get("planned_steps")}))
-    print(json.dumps({"checkpoint": str(args.out), "averaged": len(states)}))
+    print(json.dumps({"checkpoint": str(args.out), "sweeps": len(states)}))
 
 
 def main() -> None:
@@ -348,6 +365,8 @@ def main() -> None:
     s.add_argument("--limit", type=int, default=None, help="rows per file and dev claims (a dry run)")
     s.add_argument("--stage2", default=None, help='variants as JSON instead of STAGE2: {"name": {"epochs": …, "lr": …, '
                    '"max_length": …, "seed": …}, …}')
+    s.add_argument("--soup", action="store_true",
+                   help="also average the finished stage-2 runs; the average competes with them")
     s.set_defaults(run=sweep)
     u = commands.add_parser("unpack", help="here: join what came back into a train.py work folder")
     u.add_argument("--returned", type=Path, action="append", required=True,

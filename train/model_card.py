@@ -29,7 +29,8 @@ def _training_sentence(runs: list[dict]) -> str:
     """The recipe of the weights (from gpu_trip.py unpack): one run, or the average of several."""
 
     def stage(settings: dict) -> str:
-        return f"{settings['epochs']} epochs at lr {settings['lr']:g}, {settings['max_length']} tokens"
+        epochs = settings["epochs"]
+        return f"{epochs} epoch{'' if epochs == 1 else 's'} at lr {settings['lr']:g}, {settings['max_length']} tokens"
 
     described = "; ".join(f"stage 1 {stage(run['stage1'])}, then stage 2 {stage(run['stage2'])}, seed "
                           f"{run['stage2'].get('seed', 7)} (on {run['device']})" for run in runs)
