@@ -11,9 +11,11 @@ most 8 files of 16 MiB. The base encoder alone is 91 MB in fp32, so the trip is 
 - ``sweep`` (there): rebuilds the base, trains stage 1 once, then several stage-2 variants at
   once on the one GPU, scores each on the dev windows (AUC of the best window's
   P(entailment), the number this pipeline selects by), and writes the best weights in fp16,
-  split into parts that fit the way back, beside a report. Every run has a deadline, so
-  something comes back even if the machine is slower than planned.
-- ``unpack`` (here): joins the parts into a train.py work folder that export.py reads.
+  split into parts that fit the way back, beside a report. With ``--soup`` the average of the
+  finished stage-2 runs competes too. Every run has a deadline, so something comes back even
+  if the machine is slower than planned.
+- ``unpack`` (here): joins the parts into a train.py work folder that export.py reads; given
+  several returned folders, it averages their models (pack 1.2 is two sweeps' best, averaged).
 
 Only numpy is needed to pack the weights and split the files (both are unit-tested without
 torch); torch and transformers only where a model is trained or loaded.
