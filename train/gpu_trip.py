@@ -48,6 +48,8 @@ STAGE2 = {
     "s2-lr3-e3": {"epochs": 3, "lr": 3e-5, "max_length": 160, "seed": 7},
     "s2-lr5-e3-len256": {"epochs": 3, "lr": 5e-5, "max_length": 256, "seed": 7},
 }
+#: The seed of a run whose settings name none (train.py's default).
+SEED = 7
 #: Share of the time budget stage 1 may use; stage 2 must end by STAGE2_SHARE.
 STAGE1_SHARE, STAGE2_SHARE = 0.35, 0.85
 
@@ -184,7 +186,7 @@ def train_command(data: Path, work: Path, base: Path, settings: dict, deadline: 
         sys.executable, str(HERE / "train.py"), "--data", str(data / ("stage2.jsonl" if init else "stage1.jsonl")),
         "--heldout", str(data / "heldout.jsonl"), "--work", str(work), "--base", str(base),
         "--epochs", str(settings["epochs"]), "--lr", str(settings["lr"]), "--max-length", str(settings["max_length"]),
-        "--seed", str(settings.get("seed", 7)), "--deadline", str(deadline), "--device", device,
+        "--seed", str(settings.get("seed", SEED)), "--deadline", str(deadline), "--device", device,
         "--threads", str(threads), "--save-every", "100000",
     ]
     return command + (["--init", str(init)] if init else [])
@@ -339,8 +341,8 @@ def unpack(args: argparse.Namespace) -> None:
         reports.append(json.loads((returned / "report.json").read_text()))
     torch.save({name: torch.from_numpy(value) for name, value in average(states).items()}, args.out / "model.pt")
     AutoTokenizer.from_pretrained(str(default_base())).save_pretrained(str(args.out / "tokenizer"))
-    recipe = [{"device": report["found"].get("gpu", report["device"]), "stage1": report["stage1"],
-               "stage2": report["stage2"][name]}
+    recipe = [{"device": report["found"].get("gpu", report["device"]), "stage1": {"seed": SEED, **report["stage1"]},
+               "stage2": {"seed": SEED, **report["stage2"][name]}}
               for report in reports for name in report["runs"][report["best"]].get("averaged", [report["best"]])]
     (args.out / "done.json").write_text(json.dumps({"recipe": recipe, "sweeps": reports}, indent=2))
     for report in reports:

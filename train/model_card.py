@@ -33,7 +33,7 @@ def _training_sentence(runs: list[dict]) -> str:
         return f"{epochs} epoch{'' if epochs == 1 else 's'} at lr {settings['lr']:g}, {settings['max_length']} tokens"
 
     described = "; ".join(f"stage 1 {stage(run['stage1'])}, then stage 2 {stage(run['stage2'])}, seed "
-                          f"{run['stage2'].get('seed', 7)} (on {run['device']})" for run in runs)
+                          f"{run['stage2']['seed']} (on {run['device']})" for run in runs)
     if len(runs) == 1:
         return f"Training: {described}."
     return f"Training: the weights are the average of {len(runs)} runs: {described}."
