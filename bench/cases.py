@@ -1,8 +1,8 @@
 """Benchmark cases from ../shared/bench/data: loading, claim cleaning, and the perturbation set.
 
 The perturbation set turns WiCE-dev *supported* claims into claims their page
-contradicts — negation, a number or date swapped, an entity swapped for another
-one taken from the same page — to measure false-"supported" on contradictions,
+contradicts — negation, a number or date swapped, a name swapped for another
+name the page writes in the same place — to measure false-"supported" on contradictions,
 the worst error a verifier can make. It is written independently of the
 synthetic rows in train/build_data.py on purpose: the model must not be tested
 with the very generator it was trained on.
@@ -70,22 +70,31 @@ _NEGATIONS = [(r"\bis\b", "is not"), (r"\bwas\b", "was not"), (r"\bare\b", "are 
               (r"\bhas\b", "has not"), (r"\bhave\b", "have not"), (r"\bhad\b", "had not"), (r"\bcan\b", "cannot"),
               (r"\bwill\b", "will not")]
 _NUMBER = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
-_NAME = re.compile(r"\b[A-Z][a-z]+(?:\s+[A-Z][a-z]+)+\b|\b[A-Z][a-z]{3,}\b")
+#: A name: capitalised words on one line, joined by single spaces (one word needs 4+ letters).
+_NAME = re.compile(r"\b[A-Z][a-z]+(?: [A-Z][a-z]+)+\b|\b[A-Z][a-z]{3,}\b")
+#: What must come just before a name for it to count: a lower-case word, a comma or an
+#: opening bracket or quote and one space. A capital at a sentence or line start, or
+#: after another capitalised word, may be an ordinary word ("When", "Approximately").
+_MID_SENTENCE = re.compile(r"[a-z,;:(\"“] $")
+_MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December"}
+KINDS = ("number", "entity", "negation")
 
 
 def perturb(cases: list[Case], seed: int = 7) -> list[Case]:
-    """Contradicted variants of the supported cases (one kind per case, rotating)."""
-    rng = random.Random(seed)
+    """Contradicted variants of the supported cases: one per kind that applies to a claim.
+
+    Each case draws from its own generator (seeded by the seed and the case id), so a
+    change to one case or to the case list never changes another case's variant.
+    """
     out = []
     for case in (c for c in cases if c.label == "supported"):
-        kinds = ["number", "entity", "negation"]
-        rng.shuffle(kinds)
-        for kind in kinds:
+        rng = random.Random(f"{seed}:{case.id}")
+        for kind in KINDS:
             claim = {"number": _swap_number, "entity": _swap_entity, "negation": _negate}[kind](case, rng)
             if claim and claim != case.claim:
                 out.append(Case(id=f"{case.id}-{kind}", dataset=case.dataset + "-perturbed", claim=claim,
                                 source=case.source, label="contradicted", titles=case.titles))
-                break
     return out
 
 
@@ -120,12 +129,31 @@ def _swap_number(case: Case, rng: random.Random) -> str | None:
     return case.claim[: match.start()] + new + case.claim[match.end():]
 
 
+def _names(text: str) -> list[tuple[str, str, re.Match]]:
+    """The names written mid-sentence in ``text``, each with the word before it."""
+    out = []
+    for match in _NAME.finditer(text):
+        before = text[max(0, match.start() - 30): match.start()]
+        after = text[match.end(): match.end() + 1]
+        if _MID_SENTENCE.search(before) and after not in ("-", "'", "’"):
+            out.append((before.split()[-1].lower().strip(",;:(\"“"), match.group(), match))
+    return out
+
+
 def _swap_entity(case: Case, rng: random.Random) -> str | None:
-    claim_names = [m for m in _NAME.finditer(case.claim) if m.start() > 0]
-    page_names = sorted({m.group() for m in _NAME.finditer(case.source)} - {m.group() for m in claim_names})
-    page_names = [n for n in page_names if n not in case.claim and n.lower() not in case.claim.lower()]
-    if not claim_names or not page_names:
+    """A name of the claim replaced by another name its page writes after the same word
+    ("died in Blackville" → "died in Marion", "the Pounceys" → "the Dolphins"), so the
+    swap reads like a real mistake rather than a broken sentence ("in Calgary, When")."""
+    page = {}
+    for before, name, _ in _names(case.source):
+        page.setdefault(before, set()).add(name)
+    choices = []
+    for before, name, match in _names(case.claim):
+        others = sorted(n for n in page.get(before, ()) if n.lower() not in case.claim.lower()
+                        and n.count(" ") == name.count(" ") and (n in _MONTHS) == (name in _MONTHS))
+        if before and others:
+            choices.append((match, others))
+    if not choices:
         return None
-    target = rng.choice(claim_names)
-    same_shape = [n for n in page_names if (" " in n) == (" " in target.group())] or page_names
-    return case.claim[: target.start()] + rng.choice(same_shape) + case.claim[target.end():]
+    match, others = rng.choice(choices)
+    return case.claim[: match.start()] + rng.choice(others) + case.claim[match.end():]

@@ -24,19 +24,25 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench import accuracy  # noqa: E402
-from bench.cases import DATA, load, perturb  # noqa: E402
+from bench.cases import DATA, KINDS, load, perturb  # noqa: E402
 from bench.systems import SYSTEMS, Citemark  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 DATASETS = {"WiCE-dev": DATA / "wice-dev.jsonl", "AttributionBench-dev": DATA / "attrbench-dev.jsonl"}
 
 
-def run_systems(cases, systems) -> list[dict]:
+def run_systems(cases, systems, by_kind: bool = False) -> list[dict]:
+    """One summary per system; ``by_kind`` adds the false-supported rate per perturbation kind."""
     results = []
     for system in systems:
         started = time.perf_counter()
         predictions = asyncio.run(system.predict(cases))
         summary = accuracy.summarise(system, cases, predictions, time.perf_counter() - started)
+        if by_kind:
+            summary["by_kind"] = {}
+            for kind in KINDS:
+                labels = [p.label for c, p in zip(cases, predictions) if _kind(c) == kind]
+                summary["by_kind"][kind] = round(labels.count("supported") / len(labels), 4) if labels else None
         results.append(summary)
         print(f"  {summary['system']}: {summary['balanced_accuracy']:.3f}", flush=True)
     return results
@@ -86,10 +92,8 @@ def main() -> int:
         tables[name] = run_systems(cases, citemark_systems(args.model) + peers())
     print("WiCE-dev perturbations…", flush=True)
     perturbed = perturb(load(DATASETS["WiCE-dev"], limit))
-    kinds = {}
-    for case in perturbed:
-        kinds[case.id.rsplit("-", 1)[1]] = kinds.get(case.id.rsplit("-", 1)[1], 0) + 1
-    perturbation = run_systems(perturbed, citemark_systems(args.model) + peers()[:2])
+    kinds = {kind: sum(_kind(c) == kind for c in perturbed) for kind in KINDS}
+    perturbation = run_systems(perturbed, citemark_systems(args.model) + peers()[:2], by_kind=True)
     print("cross-fitting…", flush=True)
     crossfit = cross_fit(args.model, limit)
     print("served pages, per extractor…", flush=True)
@@ -105,6 +109,10 @@ def main() -> int:
                                                  "served": served, "speed": speed}, indent=2))
     write_markdown(tables, perturbation, kinds, crossfit, served, speed, limit)
     return 0
+
+
+def _kind(case) -> str:
+    return case.id.rsplit("-", 1)[1]
 
 
 def cross_fit(model: str | None, limit: int | None) -> list[dict]:
@@ -163,16 +171,19 @@ def write_markdown(tables, perturbation, kinds, crossfit, served, speed, limit) 
     total = sum(kinds.values())
     lines += [
         f"## Contradicted claims: WiCE-dev perturbation set ({total} cases)", "",
-        "Each supported WiCE-dev claim turned into one its page contradicts: "
-        + ", ".join(f"{n} {k} swaps" if k != "negation" else f"{n} negations" for k, n in sorted(kinds.items()))
-        + " (entities taken from the same page). Every case is \"not supported\": the share badged supported is the "
-        "worst error a verifier can make.", "",
-        "| system | false-supported on contradicted | 95 % CI |", "|---|---|---|",
+        "Each supported WiCE-dev claim turned into every contradiction of its page that applies to it: "
+        + ", ".join(f"{kinds[k]} {k} swaps" if k != "negation" else f"{kinds[k]} negations" for k in KINDS)
+        + ". An entity swap puts in another name the page writes after the same word (\"died in Blackville\" → "
+        "\"died in Marion\"), a month for a month. Every case is \"not supported\": the share badged supported is "
+        "the worst error a verifier can make.", "",
+        "| system | false-supported on contradicted | 95 % CI | " + " | ".join(KINDS) + " |",
+        "|---|---|---|" + "---|" * len(KINDS),
     ]
     for s in perturbation:
         rate = s["false_supported_rate"]
         low, high = _rate_interval(rate, s["n"])
-        lines.append(f"| {s['system']} | {rate:.1%} | {low:.1%}–{high:.1%} |")
+        per_kind = " | ".join(f"{s['by_kind'][k]:.1%}" if s["by_kind"][k] is not None else "–" for k in KINDS)
+        lines.append(f"| {s['system']} | {rate:.1%} | {low:.1%}–{high:.1%} | {per_kind} |")
     lines += ["", "## Cross-fitted combiner (out of sample)", "",
               "| fitted on | tested on | balanced accuracy | 95 % CI | false-supported |", "|---|---|---|---|---|"]
     for s in crossfit:

@@ -45,9 +45,28 @@ def test_bootstrap_interval_contains_the_estimate_and_is_deterministic():
 
 
 def test_perturbations_are_contradicted_variants_of_supported_claims():
-    source = "Title\nThe bridge was opened in 1932 by Mayor John Smith in Sydney. Later Anna Brown repainted it."
+    source = "Title\nThe bridge was opened in 1932 by John Smith in Sydney. Later it was painted by Anna Brown."
     cases = [Case("c1", "wice-dev", "The bridge was opened in 1932 by John Smith.", source, "supported"),
              Case("c2", "wice-dev", "Something else.", source, "unsupported")]
-    changed = perturb(cases, seed=1)
-    assert len(changed) == 1 and changed[0].label == "contradicted"
-    assert changed[0].claim != cases[0].claim and changed[0].source == source
+    changed = {c.id: c for c in perturb(cases, seed=1)}
+    assert set(changed) == {"c1-number", "c1-entity", "c1-negation"}
+    assert all(c.label == "contradicted" and c.source == source for c in changed.values())
+    assert changed["c1-entity"].claim == "The bridge was opened in 1932 by Anna Brown."
+    assert changed["c1-negation"].claim == "The bridge was not opened in 1932 by John Smith."
+    assert "1932" not in changed["c1-number"].claim
+
+
+def test_entity_swaps_take_a_name_the_page_writes_after_the_same_word():
+    source = ("Life\nSmith was born in Marion, Ohio.\nWhen he retired he moved to Blackville.\n"
+              "Comments\nPrivacy\nHe died in Blackville, New Brunswick.")
+    case = Case("c1", "wice-dev", "Smith died in Blackville, New Brunswick, on 24 January 1957.", source, "supported")
+    swaps = {v.claim for seed in range(20) for v in perturb([case], seed=seed) if v.id.endswith("-entity")}
+    assert swaps == {"Smith died in Marion, New Brunswick, on 24 January 1957."}
+
+
+def test_a_case_keeps_its_variants_whatever_other_cases_there_are():
+    source = "T\nThe tower was built in 1901 by Ada Lovelace and Paul Mason in Leeds."
+    first = Case("a", "wice-dev", "The tower was built in 1901 by Ada Lovelace.", source, "supported")
+    second = Case("b", "wice-dev", "The tower was built in Leeds.", source, "supported")
+    alone = perturb([first])
+    assert [c for c in perturb([second, first]) if c.id.startswith("a-")] == alone
