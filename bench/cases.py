@@ -79,9 +79,11 @@ _MID_SENTENCE = re.compile(r"[a-z,;:(\"“] $")
 _MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December"}
 KINDS = ("number", "entity", "negation")
+#: The seed of the perturbation set of record (bench/REPORT.md's table).
+SEED = 7
 
 
-def perturb(cases: list[Case], seed: int = 7) -> list[Case]:
+def perturb(cases: list[Case], seed: int = SEED) -> list[Case]:
     """Contradicted variants of the supported cases: one per kind that applies to a claim.
 
     Each case draws from its own generator (seeded by the seed and the case id), so a

@@ -70,3 +70,20 @@ def test_a_case_keeps_its_variants_whatever_other_cases_there_are():
     second = Case("b", "wice-dev", "The tower was built in Leeds.", source, "supported")
     alone = perturb([first])
     assert [c for c in perturb([second, first]) if c.id.startswith("a-")] == alone
+
+
+def test_seed_spread_counts_what_a_system_lets_through_per_seed():
+    from bench.report import seed_spread
+    from bench.systems import Prediction
+
+    class PassesNameSwaps:
+        """A fake checker that badges every name swap supported and nothing else."""
+
+        async def predict(self, cases):
+            return [Prediction("supported" if c.id.endswith("-entity") else "unsupported") for c in cases]
+
+    source = "T\nThe bridge was opened in 1932 by John Smith in Sydney. Later it was painted by Anna Brown."
+    cases = [Case("c1", "wice-dev", "The bridge was opened in 1932 by John Smith.", source, "supported")]
+    spread = seed_spread(PassesNameSwaps(), cases, seeds=[1, 2])
+    assert [s["seed"] for s in spread] == [1, 2]
+    assert all(s["n"] == 3 and s["supported"] == 1 and s["n_entity"] == 1 and s["supported_entity"] == 1 for s in spread)
