@@ -187,6 +187,64 @@ def best_threshold(records: list[dict], probabilities: list[float], labels: list
     return max((threshold, score) for threshold, score in results if score >= best - TIE)
 
 
+def fit_combiner(kept: list[tuple[dict, bool, str]], names: tuple[str, ...], l2: float, *, refutable: bool,
+                 fitted_on: str = "", log=lambda *_: None) -> Combiner:  # noqa: ANN001
+    """The logistic weights, then the threshold and ``refutes`` on the final verdicts.
+
+    ``kept``: (record, supported?, group) per row; every group counts the same, the
+    training-set swaps half as much, and only the dev groups choose the threshold.
+    """
+    sizes = Counter(g for *_, g in kept)
+    share = {g: 0.5 if g == "swaps" else 1.0 for g in sizes}
+    weights, bias = fit([r["features"] for r, _, _ in kept], [y for _, y, _ in kept], names, l2=l2,
+                        sample_weights=[share[g] / sizes[g] for *_, g in kept])
+    combiner = Combiner(tuple(names), weights, bias, 0.5, fitted_on)
+    scored = [(r, combiner.probability(r["features"]), y, g) for r, y, g in kept if g != "swaps"]
+    columns = list(map(list, zip(*scored)))
+    threshold, accuracy = best_threshold(*columns)
+    refutes = False
+    if refutable:
+        with_refutes = best_threshold(*columns, refutes=True)
+        refutes = with_refutes[1] >= accuracy - TIE
+        log(f"model refutes overlap: {with_refutes[1]:.4f} against {accuracy:.4f} → {'on' if refutes else 'off'}")
+        threshold = with_refutes[0] if refutes else threshold
+    return Combiner(combiner.features, combiner.weights, combiner.bias, threshold, fitted_on, refutes)
+
+
+def cross_validate(records: list, rows: list[dict], names: tuple[str, ...], l2: float, *, refutable: bool,
+                   folds: int = 5, draws: tuple[int, ...] = (1, 2, 3)) -> dict:
+    """Balanced accuracy of the whole fitting procedure on rows it did not see, per dev set.
+
+    The rows are dealt into ``folds`` by page (claims about one page stay together); each
+    fold is judged by a combiner fitted, threshold and all, on the others. Averaged over
+    ``draws`` deals. Unlike cross-fitting (one dev set against the other), this estimates
+    the shipped procedure: fitted on both sets, used on new claims like theirs.
+    """
+    groups = sorted({r["group"] for r in rows} - {"swaps"})
+    scores: dict[str, list[float]] = {g: [] for g in groups}
+    pages = sorted({r["premise"] for r in rows})
+    for draw in draws:
+        random.Random(draw).shuffle(pages)
+        fold_of = {page: i % folds for i, page in enumerate(pages)}
+        said = [False] * len(rows)
+        for fold in range(folds):
+            kept = [(rec, r["label"] == "entailment", r["group"]) for rec, r in zip(records, rows)
+                    if rec and fold_of[r["premise"]] != fold]
+            combiner = fit_combiner(kept, names, l2, refutable=refutable)
+            for i, (rec, r) in enumerate(zip(records, rows)):
+                if rec and fold_of[r["premise"]] == fold:
+                    said[i] = verdict_is_supported(measurement(rec, combiner.refutes),
+                                                   combiner.probability(rec["features"]), combiner.threshold)
+        for group in groups:
+            chosen = [(s, r["label"] == "entailment") for s, r in zip(said, rows) if r["group"] == group]
+            pos = [s for s, y in chosen if y]
+            neg = [s for s, y in chosen if not y]
+            scores[group].append((sum(pos) / len(pos) + sum(not s for s in neg) / len(neg)) / 2)
+    return {"folds": folds, "draws": len(draws), "l2": l2,
+            "balanced_accuracy": {g: round(sum(v) / len(v), 4) for g, v in scores.items()},
+            "per_draw": {g: [round(x, 4) for x in v] for g, v in scores.items()}}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", required=True, help="pack name or folder, or 'none' for lexical-only")
@@ -196,10 +254,15 @@ def main() -> None:
     parser.add_argument("--dev", type=Path, action="append",
                         help="fit on these benchmark files (cross-fitting: fit on one, evaluate on the other)")
     parser.add_argument("--out", type=Path, help="write the combiner JSON here instead of into the pack / combiners.json")
+    parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty of the logistic fit")
+    parser.add_argument("--cross-validate", action="store_true",
+                        help="with --dev: estimate the fitted combiner's balanced accuracy on unseen claims (5 folds by page)")
     parser.add_argument("--swaps", type=int, default=0,
                         help="with --dev: add this many number/entity/negation swaps of supported training claims "
                              "(whole documents as premises), so the combiner learns what a changed detail looks like")
     args = parser.parse_args()
+    if args.cross_validate and not args.dev:
+        parser.error("--cross-validate needs the dev sets (--dev FILE, repeated)")
 
     settings = Settings(model=args.model)
     pack = registry.resolve(settings)
@@ -219,22 +282,15 @@ def main() -> None:
     records = cached_features(args, pack, rows, scorer, settings.evidence_windows)
     kept = [(record, r["label"] == "entailment", r.get("group", "")) for record, r in zip(records, rows) if record]
     names = FEATURES_MODEL if pack else FEATURES_LEXICAL
-    sizes = Counter(g for *_, g in kept)
-    share = {g: 0.5 if g == "swaps" else 1.0 for g in sizes}  # every dev set counts the same; swaps half as much
-    weights, bias = fit([r["features"] for r, _, _ in kept], [y for _, y, _ in kept], names,
-                        sample_weights=[share[g] / sizes[g] for *_, g in kept])
+    if args.cross_validate:
+        result = cross_validate(records, rows, names, args.l2, refutable=pack is not None)
+        print(json.dumps(result, indent=2))
+        if args.out:
+            args.out.write_text(json.dumps(result, indent=2) + "\n")
+        return
     source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
-    combiner = Combiner(tuple(names), weights, bias, 0.5, f"{len(kept)} rows of {source}")
-    scored = [(r, combiner.probability(r["features"]), y, g) for r, y, g in kept if g != "swaps"]
-    columns = list(map(list, zip(*scored)))
-    threshold, accuracy = best_threshold(*columns)
-    refutes = False
-    if pack is not None:
-        with_refutes = best_threshold(*columns, refutes=True)
-        refutes = with_refutes[1] >= accuracy - TIE
-        print(f"model refutes overlap: {with_refutes[1]:.4f} against {accuracy:.4f} → {'on' if refutes else 'off'}")
-        threshold = with_refutes[0] if refutes else threshold
-    combiner = Combiner(combiner.features, combiner.weights, combiner.bias, threshold, combiner.fitted_on, refutes)
+    combiner = fit_combiner(kept, names, args.l2, refutable=pack is not None, fitted_on=f"{len(kept)} rows of {source}",
+                            log=print)
     print(json.dumps(combiner.to_dict(), indent=2))
     if args.out:
         args.out.write_text(json.dumps(combiner.to_dict(), indent=2) + "\n")
