@@ -212,7 +212,7 @@ def fit_combiner(kept: list[tuple[dict, bool, str]], names: tuple[str, ...], l2:
 
 
 def cross_validate(records: list, rows: list[dict], names: tuple[str, ...], l2: float, *, refutable: bool,
-                   folds: int = 5, draws: tuple[int, ...] = (1, 2, 3)) -> dict:
+                   folds: int = 5, draws: tuple[int, ...] = tuple(range(1, 11))) -> dict:
     """Balanced accuracy of the whole fitting procedure on rows it did not see, per dev set.
 
     The rows are dealt into ``folds`` by page (claims about one page stay together); each
@@ -224,8 +224,9 @@ def cross_validate(records: list, rows: list[dict], names: tuple[str, ...], l2: 
     scores: dict[str, list[float]] = {g: [] for g in groups}
     pages = sorted({r["premise"] for r in rows})
     for draw in draws:
-        random.Random(draw).shuffle(pages)
-        fold_of = {page: i % folds for i, page in enumerate(pages)}
+        dealt = pages[:]
+        random.Random(draw).shuffle(dealt)
+        fold_of = {page: i % folds for i, page in enumerate(dealt)}
         said = [False] * len(rows)
         for fold in range(folds):
             kept = [(rec, r["label"] == "entailment", r["group"]) for rec, r in zip(records, rows)
