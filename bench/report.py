@@ -5,9 +5,10 @@
 Runs bench/accuracy.py for citemark with its shipped model, with the aegis pair
 (when installed) and lexical-only, and for the peers citesure (overlap tiers)
 and citation-integrity-check, plus the trivial floor, on WiCE-dev and
-AttributionBench-dev; then the WiCE-dev perturbation set (contradicted claims);
-then the cross-fitted combiner (fitted on one dev set, tested on the other);
-then bench/speed.py. ``--quick`` runs 150 cases per set.
+AttributionBench-dev; then the WiCE-dev perturbation set (contradicted claims,
+per kind, and for the shipped model over eight generator seeds); then the
+cross-fitted combiner (fitted on one dev set, tested on the other) and the
+cross-validated one (5 folds by page); then bench/speed.py. ``--quick`` runs 150 cases per set.
 """
 
 from __future__ import annotations
