@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import accuracy  # noqa: E402
+from bench import accuracy, metrics  # noqa: E402
 from bench.cases import DATA, KINDS, SEED, load, perturb  # noqa: E402
 from bench.systems import SYSTEMS, Citemark  # noqa: E402
 
@@ -42,8 +42,9 @@ def run_systems(cases, systems, by_kind: bool = False) -> list[dict]:
         if by_kind:
             summary["by_kind"] = {}
             for kind in KINDS:
-                labels = [p.label for c, p in zip(cases, predictions) if _kind(c) == kind]
-                summary["by_kind"][kind] = round(labels.count("supported") / len(labels), 4) if labels else None
+                chosen = [(c.label, p.label) for c, p in zip(cases, predictions) if _kind(c) == kind]
+                rate = metrics.false_supported_rate(*zip(*chosen)) if chosen else None
+                summary["by_kind"][kind] = None if rate is None else round(rate, 4)
         results.append(summary)
         print(f"  {summary['system']}: {summary['balanced_accuracy']:.3f}", flush=True)
     return results
@@ -92,12 +93,13 @@ def main() -> int:
         print(f"{name}…", flush=True)
         cases = load(path, limit)
         tables[name] = run_systems(cases, citemark_systems(args.model) + peers())
+    wice = load(DATASETS["WiCE-dev"], limit)
     print("WiCE-dev perturbations…", flush=True)
-    perturbed = perturb(load(DATASETS["WiCE-dev"], limit))
+    perturbed = perturb(wice)
     kinds = {kind: sum(_kind(c) == kind for c in perturbed) for kind in KINDS}
     perturbation = run_systems(perturbed, citemark_systems(args.model) + peers()[:2], by_kind=True)
     print("  the shipped model over generator seeds 1–8…", flush=True)
-    seeds = seed_spread(Citemark(args.model, "text"), load(DATASETS["WiCE-dev"], limit))
+    seeds = seed_spread(Citemark(args.model, "text"), wice)
     print("cross-fitting…", flush=True)
     crossfit = cross_fit(args.model, limit)
     print("cross-validating the combiners…", flush=True)
@@ -105,7 +107,7 @@ def main() -> int:
     print("served pages, per extractor…", flush=True)
     served = []
     for extractor in ("trafilatura", "selectolax"):
-        served += run_systems(load(DATASETS["WiCE-dev"], limit), [Citemark(args.model, "served", extractor=extractor)])
+        served += run_systems(wice, [Citemark(args.model, "served", extractor=extractor)])
     speed = None
     if not args.skip_speed:
         subprocess.run([sys.executable, str(ROOT / "bench" / "speed.py"), "--out", str(OUT / "speed.json")]

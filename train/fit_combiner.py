@@ -37,7 +37,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "host"))
+sys.path.insert(0, str(HERE.parent))
 
+from bench.cases import load, source_text  # noqa: E402
+from bench.metrics import balanced_accuracy  # noqa: E402
 from build_data import PERMISSIVE, negate, read, swap_entity, swap_number  # noqa: E402
 from citemark.models import registry  # noqa: E402
 from citemark.models.pack import MANIFEST  # noqa: E402
@@ -78,9 +81,6 @@ def rows_for_fitting(count: int, seed: int, heldout_ids: set[str]) -> list[dict]
 
 def dev_rows(paths: list[Path]) -> list[dict]:
     """Benchmark cases as fitting rows (with --dev, for cross-fitting; gpu_trip.py takes their windows)."""
-    sys.path.insert(0, str(HERE.parent))
-    from bench.cases import load, source_text
-
     return [{"premise": source_text(c), "hypothesis": c.claim, "label": "entailment" if c.label == "supported" else "not",
              "group": path.stem} for path in paths for c in load(path)]
 
@@ -237,10 +237,9 @@ def cross_validate(records: list, rows: list[dict], names: tuple[str, ...], l2: 
                     said[i] = verdict_is_supported(measurement(rec, combiner.refutes),
                                                    combiner.probability(rec["features"]), combiner.threshold)
         for group in groups:
-            chosen = [(s, r["label"] == "entailment") for s, r in zip(said, rows) if r["group"] == group]
-            pos = [s for s, y in chosen if y]
-            neg = [s for s, y in chosen if not y]
-            scores[group].append((sum(pos) / len(pos) + sum(not s for s in neg) / len(neg)) / 2)
+            gold = ["supported" if r["label"] == "entailment" else "not" for r in rows if r["group"] == group]
+            predicted = ["supported" if s else "not" for s, r in zip(said, rows) if r["group"] == group]
+            scores[group].append(balanced_accuracy(gold, predicted))
     return {"folds": folds, "draws": len(draws), "l2": l2,
             "balanced_accuracy": {g: round(sum(v) / len(v), 4) for g, v in scores.items()},
             "per_draw": {g: [round(x, 4) for x in v] for g, v in scores.items()}}
@@ -281,7 +280,6 @@ def main() -> None:
         rows += [{**r, "group": "swaps"} for r in swaps]
     print(f"featurising {len(rows)} rows with {pack.name if pack else 'no model'}…", flush=True)
     records = cached_features(args, pack, rows, scorer, settings.evidence_windows)
-    kept = [(record, r["label"] == "entailment", r.get("group", "")) for record, r in zip(records, rows) if record]
     names = FEATURES_MODEL if pack else FEATURES_LEXICAL
     if args.cross_validate:
         result = cross_validate(records, rows, names, args.l2, refutable=pack is not None)
@@ -289,6 +287,7 @@ def main() -> None:
         if args.out:
             args.out.write_text(json.dumps(result, indent=2) + "\n")
         return
+    kept = [(record, r["label"] == "entailment", r.get("group", "")) for record, r in zip(records, rows) if record]
     source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
     combiner = fit_combiner(kept, names, args.l2, refutable=pack is not None, fitted_on=f"{len(kept)} rows of {source}",
                             log=print)

@@ -63,8 +63,9 @@ def main() -> None:
                 "balanced_accuracy": row["balanced_accuracy"], "ci95": row["balanced_accuracy_ci95"],
                 "false_supported_rate": row["false_supported_rate"], "roc_auc": row["roc_auc"],
                 "seconds_per_case": row["seconds_per_case"]}
-        for name, value in (report.get("cross_validated") or [{}])[0].get("balanced_accuracy", {}).items():
-            metrics[f"{name} (combiner cross-validated: 5 folds by page)"] = {"balanced_accuracy_cross_validated": value}
+        for shipped in report.get("cross_validated", [])[:1]:  # the first scorer is the shipped model
+            for name, value in shipped["balanced_accuracy"].items():
+                metrics[f"{name} (combiner cross-validated: 5 folds by page)"] = {"balanced_accuracy_cross_validated": value}
         manifest["metrics"] = metrics
         manifest_path.write_text(json.dumps(manifest, indent=2) + "\n")
     lines = [
