@@ -1,7 +1,7 @@
 """Fit the combiner (P(supported) from model scores + cheap features): a logistic regression.
 
 Step 4 of train/README.md. Features are computed by
-``citemark.scoring.features.measure`` — exactly what the engine computes. Two
+``citemark.scoring.judge.gather`` — exactly what the engine computes. Two
 sources of rows:
 
 - ``--dev FILE`` (repeatable; what the shipped pack and combiners.json use): the
@@ -27,6 +27,7 @@ since it only ever takes "supported" away.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import json
 import random
@@ -44,13 +45,16 @@ from bench.metrics import balanced_accuracy  # noqa: E402
 from build_data import PERMISSIVE, negate, read, swap_entity, swap_number  # noqa: E402
 from citemark.models import registry  # noqa: E402
 from citemark.models.pack import MANIFEST  # noqa: E402
+from citemark.scoring.binding import Binding  # noqa: E402
 from citemark.scoring.calibrate import FEATURES_LEXICAL, FEATURES_MODEL, Combiner, fit  # noqa: E402
-from citemark.scoring.features import measure  # noqa: E402
+from citemark.scoring.features import Measurement  # noqa: E402
 from citemark.scoring.guards import GuardResult  # noqa: E402
+from citemark.scoring.judge import gather  # noqa: E402
+from citemark.scoring.nli import BatchingScorer  # noqa: E402
 from citemark.scoring.retrieve import EvidenceIndex  # noqa: E402
 from citemark.settings import Settings  # noqa: E402
-from citemark.types import Label  # noqa: E402
-from citemark.verdict import Measurement, decide  # noqa: E402
+from citemark.types import Document, Label  # noqa: E402
+from citemark.verdict import decide  # noqa: E402
 
 COMBINERS = HERE.parent / "host" / "citemark" / "scoring" / "combiners.json"
 SETS = ["expertqa", "factcheck_gpt", "ragtruth_subset", "wice_nst_train", "scifact_rte", "dialfact",
@@ -86,27 +90,25 @@ def dev_rows(paths: list[Path]) -> list[dict]:
 
 
 def featurise(rows: list[dict], scorer, k: int) -> list[dict | None]:
-    """Per row: the combiner's features and what else the verdict rules read (JSON-ready)."""
-    prepared = []
-    pairs = []
-    for row in rows:
-        index = EvidenceIndex(row["premise"])
-        hits = index.search(row["hypothesis"], k=k)
-        prepared.append((row, index, hits, len(pairs)))
-        pairs += [(h.text, row["hypothesis"]) for h in hits]
-    scores = scorer.score(pairs) if scorer is not None and pairs else None
-    records = []
-    for row, index, hits, offset in prepared:
-        if not hits:
-            records.append(None)
-            continue
-        nli = scores[offset : offset + len(hits)] if scores is not None else None
-        evidence = measure(row["hypothesis"], index, hits, nli)
-        rules = dataclasses.asdict(evidence.measurement(0.0, 1.0, refutes=True))
+    """Per row: the combiner's features and what else the verdict rules read (JSON-ready), measured
+    by ``scoring.judge.gather``, the engine's own sequence, with the model batched across rows."""
+    return asyncio.run(_featurise(rows, scorer, k))
+
+
+async def _featurise(rows: list[dict], scorer, k: int) -> list[dict | None]:
+    batching = BatchingScorer(scorer) if scorer is not None else None
+
+    async def one(row: dict) -> dict | None:
+        document = Document(url="", text=row["premise"], kind="text")
+        gathered = await gather(row["hypothesis"], document, EvidenceIndex(row["premise"]), batching, windows=k)
+        if gathered.evidence is None:
+            return None
+        rules = dataclasses.asdict(gathered.evidence.measurement(0.0, 1.0, refutes=True))
         for name in ("support", "threshold", "retracted", "paywalled", "has_claim"):
             rules.pop(name)
-        records.append({"features": evidence.features, "rules": rules})
-    return records
+        return {"features": gathered.evidence.features, "rules": rules}
+
+    return list(await asyncio.gather(*(one(row) for row in rows)))
 
 
 def measurement(record: dict, refutes: bool) -> Measurement:
@@ -114,7 +116,9 @@ def measurement(record: dict, refutes: bool) -> Measurement:
     rules = dict(record["rules"])
     if not refutes:
         rules["evidence_entailment"] = rules["evidence_contradiction"] = None
-    rules["guards"] = GuardResult(**{name: tuple(v) if isinstance(v, list) else v for name, v in rules["guards"].items()})
+    guards = {name: tuple(v) if isinstance(v, list) else v for name, v in rules["guards"].items()}
+    guards["binding"] = Binding(**{name: tuple(v) for name, v in guards.get("binding", {}).items()})
+    rules["guards"] = GuardResult(**guards)
     rules["missing_terms"] = tuple(rules["missing_terms"])
     return Measurement(support=0.0, threshold=1.0, **rules)
 

@@ -2,10 +2,9 @@
 
 ``Engine.verify`` parses the answer, starts one load per distinct source (a
 source cited by several claims is fetched and indexed once), and judges every
-(claim, citation) as soon as its source is readable: retrieve the best windows,
-score them with the model (batched with every other claim in flight), measure
-coverage and the number/name guards, combine into P(supported), and let
-``verdict.decide`` name the verdict. Verdicts come out of an async iterator in
+(claim, citation) as soon as its source is readable through
+``scoring.judge`` (retrieval, the model batched with every other claim in
+flight, features and guards, the combiner and ``verdict.decide``). Verdicts come out of an async iterator in
 the order they finish, so the first badge appears before the last source is
 fetched. The CLI, the native host and the MCP server are thin adapters over it.
 """
@@ -23,23 +22,20 @@ from pathlib import Path
 import httpx
 
 from citemark.answer import parse_answer
-from citemark.errors import CitemarkError, ExtractionError, SourceBlocked
+from citemark.errors import CitemarkError, SourceBlocked
 from citemark.models import registry
 from citemark.models.pack import ModelPack
-from citemark.scoring import guards
 from citemark.scoring.calibrate import Combiner, load_default
-from citemark.scoring.features import measure
-from citemark.scoring.lexical import content_terms
+from citemark.scoring.judge import judge
 from citemark.scoring.nli import BatchingScorer, Scorer
-from citemark.scoring.retrieve import EvidenceIndex, Hit
+from citemark.scoring.retrieve import EvidenceIndex
 from citemark.settings import Settings
 from citemark.sources.cache import SourceCache
-from citemark.sources.extract import MIN_TEXT_CHARS
 from citemark.sources.fetch import CredentialLookup, Fetcher
 from citemark.sources.loader import LocalFilePolicy, SourceLoader
-from citemark.sources.resolve import resolve_reference, text_fragment_link
-from citemark.types import Citation, Claim, Document, Evidence, Label, ParsedAnswer, Report, Scores, Verdict
-from citemark.verdict import Decision, Measurement, decide, decide_failure
+from citemark.sources.resolve import resolve_reference
+from citemark.types import Citation, Claim, Document, Label, ParsedAnswer, Report, Verdict
+from citemark.verdict import Decision, decide_failure
 
 __all__ = ["Engine", "source_citation"]
 
@@ -200,37 +196,15 @@ class Engine:
             return _failed(claim, citation, decide_failure(error))
         except ValueError as error:  # a URL the parser could not read
             return _failed(claim, citation, decide_failure(SourceBlocked(f"malformed URL: {error}")))
-        too_little = MIN_TEXT_CHARS if document.kind in ("html", "pdf") else 1
-        if len(document.text.strip()) < too_little:
-            if document.paywalled:
-                return _failed(claim, citation, Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read."), document)
-            return _failed(claim, citation, decide_failure(ExtractionError(
-                "no readable text (the page may need JavaScript, or the PDF is scanned)")), document)
         index = await self._index(document)
-        hits = index.search(claim.text, k=self.settings.evidence_windows)
-        if not hits:
-            decision = decide(_measure_nothing(claim.text, document))
-            return _verdict(claim, citation, decision, document, None, None)
-        nli = list(await self._scorer.score([(h.text, claim.text) for h in hits])) if self._scorer else None
-        evidence = measure(claim.text, index, hits, nli)
-        support = self.combiner.probability(evidence.features)
-        measurement = evidence.measurement(support, self.combiner.threshold, refutes=self.combiner.refutes,
-                                           retracted=document.retracted, paywalled=document.paywalled)
-        decision = decide(measurement)
-        shown, shown_nli = evidence.best, evidence.best_nli
-        if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:
-            shown, shown_nli = evidence.contradiction_hit, evidence.contradiction
-        scores = Scores(
-            support=support,
-            entailment=shown_nli.entailment if shown_nli else None,
-            contradiction=shown_nli.contradiction if shown_nli else None,
-            coverage=shown.coverage.terms,
-            weighted_coverage=shown.coverage.weighted,
-            retrieval=shown.bm25,
-            number_mismatch=evidence.guards.number_mismatch,
-            entity_mismatch=evidence.guards.entity_mismatch,
+        judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
+                                windows=self.settings.evidence_windows)
+        decision = judgement.decision
+        return Verdict(
+            claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
+            explanation=decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
+            source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
         )
-        return _verdict(claim, citation, decision, document, shown, scores)
 
     async def _index(self, document: Document) -> EvidenceIndex:
         key = hashlib.sha1(document.text.encode("utf-8", "surrogatepass")).hexdigest()
@@ -243,35 +217,6 @@ class Engine:
         else:
             self._indexes.move_to_end(key)
         return index
-
-
-def _measure_nothing(claim: str, document: Document) -> Measurement:
-    return Measurement(
-        support=0.0, threshold=1.0, coverage=0.0, document_coverage=0.0, contradiction=None,
-        contradiction_coverage=0.0, guards=guards.GuardResult(), retracted=document.retracted,
-        paywalled=document.paywalled, has_claim=bool(content_terms(claim)),
-    )
-
-
-def _verdict(
-    claim: Claim, citation: Citation, decision: Decision, document: Document, hit: Hit | None, scores: Scores | None
-) -> Verdict:
-    evidence = None
-    if hit is not None:
-        link = None
-        url = document.final_url or document.url or citation.url
-        if url and url.startswith(("http://", "https://")):
-            page = document.page_of(hit.window.start)
-            link = f"{url.split('#')[0]}#page={page}" if page else text_fragment_link(url, hit.text)
-        evidence = Evidence(
-            quote=hit.text, start=hit.window.start, end=hit.window.end, link=link,
-            page=document.page_of(hit.window.start),
-        )
-    return Verdict(
-        claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
-        explanation=decision.explanation, scores=scores, evidence=evidence,
-        source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
-    )
 
 
 def _failed(claim: Claim, citation: Citation, decision: Decision, document: Document | None = None) -> Verdict:

@@ -34,10 +34,10 @@ from citemark.errors import (
     SourceTooLarge,
     SourceUnreachable,
 )
-from citemark.scoring.guards import GuardResult
+from citemark.scoring.features import Measurement
 from citemark.types import Label
 
-__all__ = ["Decision", "Measurement", "decide", "decide_failure"]
+__all__ = ["Decision", "decide", "decide_failure"]
 
 #: A model P(contradiction) at least this high, in a window about the claim, contradicts.
 CONTRADICTION = 0.9
@@ -56,26 +56,6 @@ class Decision:
     reason: str
     explanation: str
     missing: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Measurement:
-    """What the engine measured for one claim against one readable source."""
-
-    support: float  # calibrated P(supported)
-    threshold: float
-    coverage: float  # share of the claim's content words in the best window
-    document_coverage: float  # ... anywhere in the source
-    contradiction: float | None  # model P(contradiction) of the most on-topic window
-    contradiction_coverage: float  # coverage of that window
-    context_coverage: float = 0.0  # share of the claim's words *other than figures* in the best window
-    evidence_entailment: float | None = None  # model P(entailment) of the quoted window
-    evidence_contradiction: float | None = None  # model P(contradiction) of the quoted window
-    guards: GuardResult
-    missing_terms: tuple[str, ...] = ()
-    retracted: str | None = None
-    paywalled: bool = False
-    has_claim: bool = True
 
 
 def decide(m: Measurement) -> Decision:
@@ -106,16 +86,15 @@ def decide(m: Measurement) -> Decision:
             Label.CONTRADICTED, "number_conflict",
             f"The source gives a different figure than {', '.join(conflicting)}.", conflicting,
         )
+    if supported or m.coverage >= PARTIAL_COVERAGE:
+        bound = _binding_decision(m)
+        if bound is not None:
+            return bound
     if supported:
         if m.guards.missing_numbers:
             return Decision(
                 Label.PARTIAL, "number_missing",
                 f"The source does not state {', '.join(m.guards.missing_numbers)}.", m.guards.missing_numbers,
-            )
-        if m.guards.opposites:
-            return Decision(
-                Label.CONTRADICTED, "opposite_word",
-                f"The source states the opposite: {', '.join(m.guards.opposites)}.", m.guards.opposites,
             )
         if m.guards.negation_mismatch:
             return Decision(
@@ -141,6 +120,38 @@ def decide(m: Measurement) -> Decision:
     if m.document_coverage < 0.3:
         return Decision(Label.UNSUPPORTED, "not_found", "The source does not discuss this.")
     return Decision(Label.UNSUPPORTED, "not_entailed", "The source discusses this but does not state it.")
+
+
+#: (reason, what the card says) for each way the passage attaches the claim's words differently.
+_BINDING_REASONS = (
+    ("negated", "negated_in_source", "The source states this under a negation"),
+    ("opposites", "opposite_word", "The source states the opposite"),
+    ("reversed_roles", "roles_reversed", "The source has the roles the other way round"),
+    ("other_roles", "name_in_other_role", "The source names someone else in this role"),
+    ("unbound_figures", "figure_of_other_subject", "The source gives this figure for something else"),
+)
+#: The model reads the quoted passage as stating the claim: P(entailment) at least this.
+MODEL_AGREES = 0.5
+
+
+def _binding_decision(m: Measurement) -> Decision | None:
+    """A binding finding keeps the claim from "supported". It is called contradicted only when
+    the model does not read the passage as stating the claim; when the two disagree, or no
+    model runs, citemark says less: unsupported, with the finding as the reason."""
+    binding = m.guards.binding
+    for field, reason, what in _BINDING_REASONS:
+        found: tuple[str, ...] = getattr(binding, field)
+        if not found:
+            continue
+        explanation = f"{what}: {'; '.join(found)}."
+        if m.model_entailment is not None and m.model_entailment < MODEL_AGREES:
+            return Decision(Label.CONTRADICTED, reason, explanation, found)
+        note = " The model reads the passage as supporting it; citemark does not." if m.model_entailment else ""
+        return Decision(Label.UNSUPPORTED, reason, explanation + note, found)
+    if binding.overstated:
+        return Decision(Label.PARTIAL, "overstated",
+                        f"The source is more guarded: {'; '.join(binding.overstated)}.", binding.overstated)
+    return None
 
 
 def decide_failure(error: CitemarkError) -> Decision:

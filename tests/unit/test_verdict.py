@@ -8,9 +8,11 @@ from citemark.errors import (
     SourceTooLarge,
     SourceUnreachable,
 )
+from citemark.scoring.binding import Binding
+from citemark.scoring.features import Measurement
 from citemark.scoring.guards import GuardResult
 from citemark.types import Label
-from citemark.verdict import Measurement, decide, decide_failure
+from citemark.verdict import decide, decide_failure
 
 
 def measure(**changes) -> Measurement:
@@ -40,7 +42,22 @@ def measure(**changes) -> Measurement:
         ({"support": 0.2, "guards": GuardResult(("12%",), ("12%",), ())}, Label.CONTRADICTED, "number_conflict"),
         ({"guards": GuardResult(("12%",), (), ())}, Label.PARTIAL, "number_missing"),
         ({"guards": GuardResult((), (), ("Cambridge",))}, Label.PARTIAL, "name_missing"),
-        ({"guards": GuardResult(opposites=("smallest ≠ largest",))}, Label.CONTRADICTED, "opposite_word"),
+        # a binding finding: contradicted when the model agrees, "say less" when it does not or no model runs
+        ({"guards": GuardResult(binding=Binding(opposites=("smallest ≠ largest",))), "model_entailment": 0.1},
+         Label.CONTRADICTED, "opposite_word"),
+        ({"guards": GuardResult(binding=Binding(opposites=("smallest ≠ largest",))), "model_entailment": 0.9},
+         Label.UNSUPPORTED, "opposite_word"),
+        ({"guards": GuardResult(binding=Binding(negated=("collector",)))}, Label.UNSUPPORTED, "negated_in_source"),
+        ({"guards": GuardResult(binding=Binding(reversed_roles=("tenant / landlord (pay)",))),
+          "model_entailment": 0.2}, Label.CONTRADICTED, "roles_reversed"),
+        ({"guards": GuardResult(binding=Binding(other_roles=("Eich (designed: the source names Hoare)",)))},
+         Label.UNSUPPORTED, "name_in_other_role"),
+        ({"guards": GuardResult(binding=Binding(unbound_figures=("8,611 m (the source gives it for K2)",)))},
+         Label.UNSUPPORTED, "figure_of_other_subject"),
+        ({"guards": GuardResult(binding=Binding(overstated=("all ≠ most",)))}, Label.PARTIAL, "overstated"),
+        # an off-topic passage's binding findings do not turn "not found" into "contradicted"
+        ({"support": 0.1, "coverage": 0.3, "document_coverage": 0.1,
+          "guards": GuardResult(binding=Binding(negated=("x",)))}, Label.UNSUPPORTED, "not_found"),
         ({"guards": GuardResult(unstated_names=("Oxford",))}, Label.PARTIAL,
          "name_not_in_evidence"),
         ({"support": 0.35, "coverage": 0.7}, Label.PARTIAL, "partly_stated"),

@@ -11,17 +11,38 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citemark.scoring import guards
+from citemark.scoring.guards import GuardResult
 from citemark.scoring.lexical import content_terms, coverage
 from citemark.scoring.nli import NLIScores
 from citemark.scoring.retrieve import EvidenceIndex, Hit
-from citemark.verdict import Measurement
 
-__all__ = ["ClaimEvidence", "measure"]
+__all__ = ["ClaimEvidence", "Measurement", "measure"]
 
 #: A window must hold this share of the claim's words to count as "about" it.
 ON_TOPIC = 0.5
 #: Sentences either side of the quoted window where the claim's names other than its subject must be.
 AROUND = 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Measurement:
+    """What the engine measured for one claim against one readable source."""
+
+    support: float  # calibrated P(supported)
+    threshold: float
+    coverage: float  # share of the claim's content words in the best window
+    document_coverage: float  # ... anywhere in the source
+    contradiction: float | None  # model P(contradiction) of the most on-topic window
+    contradiction_coverage: float  # coverage of that window
+    context_coverage: float = 0.0  # share of the claim's words *other than figures* in the best window
+    evidence_entailment: float | None = None  # model P(entailment) of the quoted window
+    evidence_contradiction: float | None = None  # model P(contradiction) of the quoted window
+    model_entailment: float | None = None  # model P(entailment) of the quoted window (None: no model)
+    guards: GuardResult
+    missing_terms: tuple[str, ...] = ()
+    retracted: str | None = None
+    paywalled: bool = False
+    has_claim: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +71,7 @@ class ClaimEvidence:
             context_coverage=self.context_coverage,
             evidence_entailment=quoted.entailment if quoted else None,
             evidence_contradiction=quoted.contradiction if quoted else None,
+            model_entailment=self.best_nli.entailment if self.best_nli else None,
             guards=self.guards,
             missing_terms=self.best.coverage.missing,
             retracted=retracted,

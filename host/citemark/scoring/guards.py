@@ -1,4 +1,4 @@
-"""Number, name and opposite-word guards: a claim whose figures or names the source does not state cannot be "supported".
+"""Number and name guards: a claim whose figures or names the source does not state cannot be "supported".
 
 Small NLI models are weak exactly where citations go wrong: "grew 12 %" vs "grew
 21 %", "in 2019" vs "in 2016", "Oxford" vs "Cambridge". These checks are exact
@@ -6,9 +6,10 @@ and cheap. Each number in the claim must appear in the source (values compared
 after normalising "1,200" / "1.2 thousand" / "twelve hundred" spellings, with a
 small tolerance for rounding); each name must appear in the source, and near the
 passage quoted as evidence (how near depends on whether it is the claim's subject).
-A claim that says "smallest" where its evidence says "largest" (and not
-"smallest") shares nearly every word with it: a short list of opposites catches
-the swap that word overlap rewards.
+Presence is not enough: ``binding.py`` then reads whether the quoted passage
+attaches those figures and names, and the claim's words, the way the claim does
+(negation scope, opposites, roles, figures of another subject); its findings
+travel in ``GuardResult.binding``.
 
 Run ``python -m citemark.scoring.guards`` for a small demonstration.
 """
@@ -19,44 +20,17 @@ import functools
 import re
 from dataclasses import dataclass
 
+from citemark.scoring import binding
+from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
+from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
 
-__all__ = ["GuardResult", "check", "entities", "numbers"]
+__all__ = ["GuardResult", "check", "entities"]
 
-_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "m": 1e6, "bn": 1e9}
-_WORDS = {
-    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
-    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "half": 0.5, "dozen": 12,
-}
-_NUMBER = re.compile(
-    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
-    r"(?:\s*(thousand|million|billion|trillion|bn|k|m)\b)?(\s*%|\s*percent\b)?",
-    re.IGNORECASE,
-)
 _ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la|von|van|the|&)?\s*[A-Z][\w'’&.-]*)*")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|lacks?|lacked|failed|fails|"
     r"unable|refused|denied|denies)\b|n't\b", re.IGNORECASE)
-#: Opposites whose swap flips a claim's meaning wherever it occurs. Direction words
-#: that passages often use for several things at once ("before"/"after",
-#: "north"/"south", "men"/"women") are left out on purpose.
-_OPPOSITES = [
-    ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"), ("maximum", "minimum"),
-    ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"), ("increasing", "decreasing"),
-    ("rose", "fell"), ("higher", "lower"), ("majority", "minority"), ("best", "worst"), ("better", "worse"),
-    ("oldest", "youngest"), ("older", "younger"), ("earliest", "latest"), ("won", "lost"), ("wins", "losses"),
-    ("success", "failure"), ("successful", "unsuccessful"), ("legal", "illegal"), ("allowed", "prohibited"),
-    ("approved", "rejected"), ("accepted", "rejected"), ("gained", "lost"), ("profit", "loss"),
-    ("positive", "negative"), ("acquitted", "convicted"), ("safe", "unsafe"), ("effective", "ineffective"),
-]
-_OPPOSITE: dict[str, set[str]] = {}
-for _a, _b in _OPPOSITES:
-    _OPPOSITE.setdefault(_a, set()).add(_b)
-    _OPPOSITE.setdefault(_b, set()).add(_a)
 #: Phrases with a negation word that deny nothing: "not only … but", "doesn't just", "if not treated".
 _NOT_DENIALS = re.compile(r"(?:\bnot|n't)\s+(?:only|just|merely|simply)\b|\bif not\b|\bwhether or not\b", re.IGNORECASE)
 
@@ -68,54 +42,8 @@ def _negates(text: str) -> bool:
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
 
 
-@dataclass(frozen=True, slots=True)
-class Quantity:
-    value: float
-    text: str
-    is_year: bool
-
-
 #: "4. Turn it on" / "(2) Mix" / "…the following steps: 1." are list items, not figures.
 _LIST_MARKERS = re.compile(r"^\s*\(?\d{1,2}[.)](?=\s)|(?<=:)\s*\d{1,2}\.?\s*$")
-#: "2018–19", "1990-95": a year range whose end keeps only its last two digits.
-_SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![–—-]?\d)")
-
-
-def numbers(text: str) -> list[Quantity]:
-    """The figures ``text`` states, as values (words like "three" included)."""
-    found: list[Quantity] = []
-    short_ends = set()
-    for match in _SHORT_YEAR_RANGE.finditer(text):
-        start, end = match.group(1), match.group(2)
-        if int(end) > int(start[2:]):  # "2018–19" is 2018 to 2019; "2018-07" is no range
-            found.append(Quantity(float(start[:2] + end), match.group(2), True))
-            short_ends.add(match.start(2))
-    for match in _NUMBER.finditer(text):
-        if match.start() in short_ends:
-            continue
-        raw, scale = match.group(1), match.group(2)
-        value = float(raw.replace(",", ""))
-        if scale:
-            value *= _SCALE[scale.lower()]
-        is_year = not scale and "," not in raw and "." not in raw and 1000 <= value <= 2100 and len(raw) == 4
-        found.append(Quantity(value, match.group(0).strip(), is_year))
-    for token in terms(text):
-        if token in _WORDS and token not in {"one", "first", "second", "half"}:
-            found.append(Quantity(float(_WORDS[token]), token, False))
-    return found
-
-
-def _same(claimed: Quantity, stated: Quantity) -> bool:
-    if claimed.value == stated.value:
-        return True
-    if claimed.is_year or stated.is_year or not _looks_rounded(claimed.text):
-        return False
-    bigger = max(abs(claimed.value), abs(stated.value))
-    return abs(claimed.value - stated.value) / bigger <= 0.02  # "3.5 million" vs 3,512,000
-
-
-def _looks_rounded(text: str) -> bool:
-    return bool(re.search(r"[a-zA-Z]", text)) or bool(re.search(r"\.\d", text))
 
 
 def entities(text: str) -> list[str]:
@@ -206,7 +134,7 @@ class GuardResult:
     missing_names: tuple[str, ...] = ()  # claim names found nowhere in the source
     unstated_names: tuple[str, ...] = ()  # claim names in the source, but not near the evidence window
     negation_mismatch: bool = False  # the claim negates, the evidence does not
-    opposites: tuple[str, ...] = ()  # "smallest ≠ largest": a claim word absent from the evidence, its opposite present
+    binding: Binding = Binding()  # what the evidence attaches differently (negation scope, opposites, roles, figures)
 
     @property
     def number_mismatch(self) -> bool:
@@ -229,12 +157,12 @@ def check(
     every other name must be ``around`` the evidence (it and a sentence or two either
     side). A name swapped for another one from the same page is mostly caught here.
     """
-    claim_numbers = numbers(_LIST_MARKERS.sub(" ", claim))
+    claim_numbers = parse_quantities(_LIST_MARKERS.sub(" ", claim))
     document_numbers = _document_numbers(document) if claim_numbers else ()
-    evidence_numbers = numbers(evidence) if claim_numbers else []
+    evidence_numbers = parse_quantities(evidence) if claim_numbers else []
     missing, conflicting = [], []
     for quantity in claim_numbers:
-        if any(_same(quantity, other) for other in document_numbers):
+        if any(same_quantity(quantity, other) for other in document_numbers):
             continue
         missing.append(quantity.text)
         if any(other.is_year == quantity.is_year for other in evidence_numbers):
@@ -262,7 +190,7 @@ def check(
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
         unstated_names=tuple(unstated_names),
-        negation_mismatch=negated, opposites=opposites(claim, evidence),
+        negation_mismatch=negated, binding=binding.check(claim, evidence),
     )
 
 
@@ -276,7 +204,7 @@ _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 # and name words once per source, not once per claim (a long page is cited many times).
 @functools.lru_cache(maxsize=16)
 def _document_numbers(document: str) -> tuple[Quantity, ...]:
-    return tuple(numbers(document))
+    return tuple(parse_quantities(document, incidental=True))
 
 
 @functools.lru_cache(maxsize=16)
@@ -325,15 +253,6 @@ def _name_forms(word: str) -> frozenset[str]:
     if len(form) >= 7 and form.endswith("ese"):  # Chinese, Japanese, Vietnamese
         return frozenset({form, form[:-3], form[:-3] + "a"})
     return frozenset({form})
-
-
-def opposites(claim: str, evidence: str) -> tuple[str, ...]:
-    """"claim word ≠ evidence word" for each claim word the evidence replaces by its opposite."""
-    claim_words, evidence_words = set(terms(claim)), set(terms(evidence))
-    return tuple(sorted(
-        f"{word} ≠ {other}" for word in claim_words & _OPPOSITE.keys() if word not in evidence_words
-        for other in _OPPOSITE[word] if other in evidence_words and other not in claim_words
-    ))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,707 @@
+"""Binding checks: does the evidence attach the claim's words the way the claim does?
+
+The presence guards (``guards.py``) ask whether a claim's figures and names are
+*in* the source. That is not enough: "Rust uses a garbage collector" shares every
+word with "Rust enforces memory safety without a garbage collector", "Everest is
+8,611 m tall" finds 8,611 m in the sentence about K2, and "designed by Brendan
+Eich" finds Brendan Eich among the contributors. A small model rewards the
+overlap. These checks read the evidence's structure instead, with rules a reader
+can follow, and each names what it found:
+
+- **negation scope**: a negation or privative word in the evidence ("not",
+  "without", "no longer", "rather than", "instead of", "fails to", "far from")
+  whose scope holds the words of the clause that states the claim, while the
+  claim asserts them;
+- **opposites**: a claim word the aligned evidence replaces by its opposite
+  ("absorbs" / "reflects"), unless a comparison is merely turned round ("A is
+  heavier than B" and "B is lighter than A" say the same);
+- **figure binding**: a figure of the claim that the evidence gives for another
+  subject or another year;
+- **role binding**: a name of the claim that the evidence puts in another role
+  (the clause holding the claim's relation word names someone else);
+- **role reversal**: the two parties of the claim's relation swapped ("A beat B"
+  against "B beat A"), with passive voice read as such;
+- **quantifiers**: the claim says "all", "always", "will" or "proves" where the
+  evidence says "most", "often", "may" or "suggests".
+
+Precision is the point: a check that cannot tell stays silent, so that what it
+reports can be trusted to keep a false claim from being badged supported.
+
+Run ``python -m citemark.scoring.binding`` for a small demonstration.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from citemark.scoring.lexical import stem
+from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
+
+__all__ = ["Binding", "Token", "check", "tokenize"]
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    text: str
+    lower: str
+    stem: str
+    start: int
+    end: int
+    sentence: int
+    clause: int
+    capital: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """What the evidence attaches differently from the claim (each item a short, readable phrase)."""
+
+    negated: tuple[str, ...] = ()  # claim words the evidence states under a negation (or the reverse)
+    opposites: tuple[str, ...] = ()  # "absorbs ≠ reflects"
+    unbound_figures: tuple[str, ...] = ()  # "8,611 m (the source gives it for K2)"
+    other_roles: tuple[str, ...] = ()  # "Brendan Eich (designed: the source names Graydon Hoare)"
+    reversed_roles: tuple[str, ...] = ()  # "tenant / landlord (pay)"
+    overstated: tuple[str, ...] = ()  # "all ≠ most"
+
+    @property
+    def conflicts(self) -> bool:
+        return bool(self.negated or self.opposites or self.unbound_figures or self.other_roles
+                    or self.reversed_roles)
+
+
+_WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*|[;:()\u2014]|\s[\u2013-]\s", re.UNICODE)
+#: A clause ends at these words when a comma stands before them ("…, with contributions from …").
+_COMMA_BREAKS = frozenset(["with", "who", "which", "while", "whereas", "but", "although", "though", "unlike",
+                           "compared", "followed", "ahead", "behind", "beating", "defeating", "whose", "where",
+                           "when", "after", "before", "as", "making", "leaving", "and"])
+_BREAKS = frozenset(["but", "whereas", "while", "although", ";", ":", "(", ")", "—", "–", "-"])
+_SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+(?=[\"'“‘(\[]*[A-Z0-9])|\n+")
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words with their sentence and clause numbers (punctuation only marks boundaries)."""
+    sentence_starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    tokens: list[Token] = []
+    sentence = clause = 0
+    boundary = 1
+    for match in _WORD.finditer(text):
+        raw = match.group().strip()
+        while boundary < len(sentence_starts) and match.start() >= sentence_starts[boundary]:
+            boundary += 1
+            sentence += 1
+            clause += 1
+        if raw in _BREAKS:
+            clause += 1
+            continue
+        lower = raw.lower()
+        before = text[max(0, match.start() - 2) : match.start()]
+        if "," in before and lower in _COMMA_BREAKS or lower in _BREAKS:
+            clause += 1
+        token_stem = lower.replace(",", "") if lower[0].isdigit() else stem(re.sub(r"['’]s$", "", lower))
+        tokens.append(Token(raw, lower, token_stem, match.start(), match.end(), sentence, clause, raw[0].isupper()))
+    return tokens
+
+
+# ---------------------------------------------------------------------------------------- words
+
+_STOP = frozenset(
+    _words("a an the of to in on at by for from with as is are was were be been being has have had do does did it its "
+    "this that these those there their his her he she they we you i and or so than then also which who whom whose "
+    "what when where while about into over under after before during between among per via s can could will "
+    "would may might must should shall")
+)
+
+
+def _content(token: Token) -> bool:
+    return token.lower not in _STOP and token.lower not in _NEGATORS and len(token.lower) > 1
+
+
+def _aligned(claim: list[Token], evidence: list[Token]) -> dict[int, list[int]]:
+    """Claim token index → the evidence token indexes with the same stem (content words only)."""
+    where: dict[str, list[int]] = {}
+    for j, token in enumerate(evidence):
+        if _content(token):
+            where.setdefault(token.stem, []).append(j)
+    return {i: where[t.stem] for i, t in enumerate(claim) if _content(t) and t.stem in where}
+
+
+# ------------------------------------------------------------------------------------- negation
+
+_NEGATORS = frozenset(["not", "no", "never", "none", "neither", "nor", "without", "cannot", "lacks", "lack",
+                       "lacked", "lacking", "nobody", "nothing", "nowhere", "n't", "absent"])
+#: Multi-word negators, as lower-case word sequences.
+_PHRASES = (("no", "longer"), ("rather", "than"), ("instead", "of"), ("far", "from"), ("fails", "to"),
+            ("failed", "to"), ("fail", "to"), ("unable", "to"), ("refused", "to"), ("refuses", "to"),
+            ("free", "of"), ("absence", "of"), ("ruled", "out"), ("rules", "out"), ("other", "than"))
+#: Words after "not" that make it deny nothing, or deny only a degree ("not only", "no later than").
+_NOT_DENYING = frozenset(["only", "just", "merely", "simply", "least", "until", "later", "earlier", "less",
+                          "more", "fewer", "doubt", "sooner", "unlike", "unusual", "uncommon", "surprisingly"])
+_AUXILIARIES = frozenset(_words("is are was were has have had can could will would may might must should does did shall"))
+_PRONOUNS = frozenset(_words("i you he she it we they this that there"))
+#: How many words a negation reaches.
+SCOPE = 8
+#: Privatives bind only their object: "without a garbage collector", "instead of oil".
+PRIVATIVE_SCOPE = 5
+
+
+def _negation_scopes(tokens: list[Token]) -> list[tuple[int, int, str]]:
+    """(first, last, cue) token ranges that a negation covers, within one clause."""
+    scopes = []
+    n = len(tokens)
+    i = 0
+    while i < n:
+        token = tokens[i]
+        lower = token.lower
+        cue, width, reach = None, 1, SCOPE
+        for phrase in _PHRASES:
+            if tuple(t.lower for t in tokens[i : i + len(phrase)]) == phrase:
+                cue, width = " ".join(phrase), len(phrase)
+                reach = PRIVATIVE_SCOPE if phrase in (("rather", "than"), ("instead", "of"), ("free", "of"),
+                                                      ("other", "than")) else SCOPE
+                break
+        if cue is None and (lower in _NEGATORS or lower.endswith("n't")):
+            cue = lower
+            if lower == "without":
+                reach = PRIVATIVE_SCOPE
+        if cue is None:
+            i += 1
+            continue
+        following = tokens[i + width] if i + width < n else None
+        if (cue in ("not", "no") or cue.endswith("n't")) and following is not None and following.lower in _NOT_DENYING:
+            i += width
+            continue
+        if cue == "not" and i > 0 and tokens[i - 1].lower in ("if", "whether", "or"):
+            i += width
+            continue
+        if following is not None and following.lower in _PRONOUNS and cue.endswith("n't"):
+            i += width  # "aren't they", "isn't it": a tag question denies nothing
+            continue
+        last = i + width - 1
+        while last + 1 < n and last + 1 - (i + width) < reach and tokens[last + 1].clause == token.clause:
+            nxt = tokens[last + 1]
+            if nxt.lower in ("and", "or") and last + 2 < n and tokens[last + 2].lower in _AUXILIARIES | _PRONOUNS | {
+                    "then", "plus", "also", "so", "yet", "still"}:
+                break
+            if nxt.lower in ("but", "which", "that", "because", "so", "since"):
+                break
+            last += 1
+        if last >= i + width:
+            scopes.append((i + width, last, cue))
+        # A cue's own scope is also reached backwards for "X is absent", "X was ruled out".
+        if cue in ("absent", "ruled out", "rules out") and i > 0:
+            scopes.append((max(0, i - 3), i - 1, cue))
+        i += width
+    return scopes
+
+
+def _covered(scopes: list[tuple[int, int, str]], index: int) -> str | None:
+    for first, last, cue in scopes:
+        if first <= index <= last:
+            return cue
+    return None
+
+
+def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+    """Negated words of the clauses that state most of the claim ("… without a garbage collector"),
+    when the claim asserts them. (A claim that negates what the evidence states without any
+    negation is ``GuardResult.negation_mismatch``.)"""
+    claim_scopes = _negation_scopes(claim)
+    evidence_scopes = _negation_scopes(evidence)
+    words = [i for i in aligned if not claim[i].lower[0].isdigit()]
+    clauses: dict[int, set[int]] = {}
+    for i in words:
+        for j in aligned[i]:
+            clauses.setdefault(evidence[j].clause, set()).add(i)
+    if not clauses:
+        return []
+    best = max(len(found) for found in clauses.values())
+    found = []
+    for clause, stated in clauses.items():
+        if len(stated) < best:
+            continue
+        scoped = []
+        for i in stated:
+            cues = [_covered(evidence_scopes, j) for j in aligned[i] if evidence[j].clause == clause]
+            if cues and all(cues) and _covered(claim_scopes, i) is None:
+                scoped.append((i, cues[0]))
+        if not scoped or len(scoped) * 3 < len(stated):
+            return []  # a clause that states as much of the claim without negating it
+        found += [f"{claim[i].text} (the source: “{cue} … {claim[i].text}”)" for i, cue in sorted(scoped)]
+    return found
+
+
+# ------------------------------------------------------------------------------------ opposites
+
+_PAIRS = """
+absorb reflect; absorb emit; rise fall; rose fell; risen fallen; rising falling; increase decrease; increase decline;
+increase reduce; grow shrink; growth decline; gain lose; gained lost; gain loss; win lose; won lost;
+winner loser; expand contract; expansion contraction; accelerate decelerate; heat cool; warm cool; warmer cooler;
+open close; opened closed; allow forbid; allow prohibit; permit prohibit; permitted prohibited; allowed banned;
+include exclude; accept reject; approve reject; approved rejected; approve deny; uphold overturn; upheld overturned;
+upheld reversed; affirmed reversed; acquit convict; acquitted convicted; acquittal conviction; guilty innocent;
+admit deny; succeed fail; succeeded failed; success failure; successful unsuccessful; pass fail; passed failed;
+survive die; survived died; arrive depart; import export; imports exports; importer exporter; buy sell; bought sold;
+buyer seller; lend borrow; lent borrowed; lender borrower; creditor debtor; employer employee; start end; begin end;
+first last; before after; earlier later; early late; earliest latest; above below; inside outside; north south;
+east west; northern southern; eastern western; northernmost southernmost; upper lower; maximum minimum; more less;
+most least; many few; high low; higher lower; highest lowest; large small; larger smaller; largest smallest;
+big small; bigger smaller; biggest smallest; long short; longer shorter; longest shortest; heavy light;
+heavier lighter; heaviest lightest; fast slow; faster slower; fastest slowest; quick slow; quicker slower;
+strong weak; stronger weaker; strongest weakest; old young; older younger; oldest youngest; older newer; hot cold;
+hotter colder; hottest coldest; wide narrow; wider narrower; thick thin; thicker thinner; deep shallow;
+deeper shallower; rich poor; richer poorer; cheap expensive; cheapest expensive; hard soft; harder softer;
+dense sparse; easy difficult; easier harder; safe dangerous; safe unsafe; legal illegal; lawful unlawful;
+valid invalid; constitutional unconstitutional; effective ineffective; positive negative; profit loss;
+profitable unprofitable; surplus deficit; asset liability; majority minority; best worst; better worse;
+acidic alkaline; soluble insoluble; visible invisible; possible impossible; likely unlikely; common rare;
+present absent; presence absence; dominant recessive; benign malignant; acute chronic; aerobic anaerobic;
+internal external; domestic foreign; public private; active inactive; inhibit stimulate; inhibit promote;
+inhibit activate; inhibitor activator; agonist antagonist; upregulate downregulate; enable disable;
+encrypt decrypt; synchronous asynchronous; static dynamic; mutable immutable; upload download; ascend descend;
+ascending descending; sink float; freeze melt; condense evaporate; attract repel; appreciate depreciate;
+inflation deflation; raise lower; raise cut; hire fire; join leave; enter exit; add remove; support oppose;
+favor oppose; favour oppose; agree disagree; accept refuse; ally enemy; home away; offensive defensive;
+attack defend; vertical horizontal; clockwise anticlockwise; clockwise counterclockwise; wet dry; light dark;
+lighter darker; bright dim; loud quiet; louder quieter; full empty; true false; correct incorrect; accurate inaccurate;
+odd even; overestimate underestimate; overweight underweight; excess deficiency; rural urban; predator prey;
+upstream downstream; inbound outbound; ancient modern; prior subsequent; precede follow; preceded followed;
+increasing decreasing; increased decreased; increases decreases; plaintiff defendant; prosecution defence;
+prosecution defense; winner runner; champion runner; host guest; parent subsidiary; minimum maximum;
+overturn uphold; relax tighten; loosen tighten; eased tightened; cut hiked; slashed raised; lowered raised;
+surged plunged; soared plummeted; rallied slumped; strengthened weakened; widened narrowed; improved worsened;
+improve worsen; approve veto; ratified rejected; legalised banned; legalized banned; adopted abandoned;
+""".replace("\n", " ")
+_OPPOSITE: dict[str, set[str]] = {}
+for _pair in _PAIRS.split(";"):
+    _pair_words = _pair.split()
+    if len(_pair_words) == 2:
+        _a, _b = (stem(w) for w in _pair_words)
+        _OPPOSITE.setdefault(_a, set()).add(_b)
+        _OPPOSITE.setdefault(_b, set()).add(_a)
+#: Relations that say the same thing turned round: "A is heavier than B" = "B is lighter than A".
+_CONVERSE = frozenset(stem(w) for w in _words("""heavier lighter faster slower larger smaller bigger smaller higher lower
+taller shorter longer shorter older younger newer earlier later before after above below precede follow preceded
+followed more less richer poorer stronger weaker wider narrower deeper shallower hotter colder warmer cooler cheaper
+lend borrow lent borrowed lender borrower buy sell bought sold buyer seller import export exporter importer
+creditor debtor employer employee win lose won lost winner loser parent subsidiary host guest greater fewer
+"""))
+#: How far (in words) a claim word's neighbours may be from the opposite word in the evidence.
+OPPOSITE_REACH = 6
+
+
+def _opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+    claim_stems = {t.stem for t in claim}
+    evidence_stems = {t.stem for t in evidence}
+    found = []
+    for i, word in enumerate(claim):
+        if word.stem not in _OPPOSITE:
+            continue
+        if word.stem in evidence_stems:
+            found.extend(_object_moved(claim, i, evidence, aligned))
+            continue
+        for j, other in enumerate(evidence):
+            if other.stem not in _OPPOSITE[word.stem] or other.stem in claim_stems:
+                continue
+            before, after = _neighbours(claim, i, aligned, -1), _neighbours(claim, i, aligned, +1)
+            near = [k for k in before + after for j2 in aligned[k]
+                    if abs(j2 - j) <= OPPOSITE_REACH and evidence[j2].clause == other.clause]
+            if not near:
+                continue
+            if word.stem in _CONVERSE and other.stem in _CONVERSE and _turned_round(before, after, j, evidence, aligned):
+                continue
+            found.append(f"{word.text} ≠ {other.text}")
+            break
+    return sorted(set(found))
+
+
+def _object_moved(claim: list[Token], i: int, evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+    """"absorbs … green light" where the evidence says "absorbs red light and reflects green light":
+    a word after the claim's verb that the evidence attaches only to the verb's opposite."""
+    verb = claim[i]
+    rivals = {j: e.stem for j, e in enumerate(evidence) if e.stem == verb.stem or e.stem in _OPPOSITE[verb.stem]}
+    if len(set(rivals.values())) < 2:
+        return []
+    for k in _neighbours(claim, i, aligned, +1, 3):
+        owners = set()
+        for j in aligned[k]:
+            governing = [r for r in rivals if r < j and evidence[r].sentence == evidence[j].sentence]
+            if governing:
+                owners.add(rivals[max(governing)])
+        if owners and verb.stem not in owners:
+            other = next(e.text for j, e in enumerate(evidence) if j in rivals and e.stem != verb.stem)
+            return [f"{verb.text} {claim[k].text} ≠ {other} {claim[k].text}"]
+    return []
+
+
+def _neighbours(tokens: list[Token], i: int, aligned: dict[int, list[int]], step: int, reach: int = 4) -> list[int]:
+    """Aligned content words within ``reach`` words of ``i`` on one side, nearest first, same clause."""
+    result, k = [], i + step
+    while 0 <= k < len(tokens) and abs(k - i) <= reach and tokens[k].clause == tokens[i].clause:
+        if k in aligned:
+            result.append(k)
+        k += step
+    return result
+
+
+def _turned_round(before: list[int], after: list[int], j: int, evidence: list[Token],
+                  aligned: dict[int, list[int]]) -> bool:
+    """The claim's word before the relation stands after it in the evidence, and the other way round."""
+    before_after = any(j2 > j for k in before for j2 in aligned[k] if evidence[j2].clause == evidence[j].clause)
+    after_before = any(j2 < j for k in after for j2 in aligned[k] if evidence[j2].clause == evidence[j].clause)
+    return before_after or after_before
+
+
+# ------------------------------------------------------------------------------- figure binding
+
+_UNIT_WORDS = frozenset(stem(w) for w in _words("""m km cm mm metre metres meter meters kilometre kilometres kilometer
+kilometers mile miles ft feet foot inch inches kg g mg lb lbs pound pounds tonne tonnes ton tons percent per cent
+degrees c f celsius fahrenheit million billion trillion thousand bn k usd eur gbp dollars dollar euros euro pounds
+years year months month days day hours hour minutes minute seconds second people patients staff employees
+about around roughly approximately nearly almost some over under more less than up down high tall long wide"""))
+
+
+#: How far a figure's phrase reaches, in words, before and after it.
+PHRASE_BEFORE = 10
+PHRASE_AFTER = 4
+_MONTH_WORDS = frozenset(_words("""january february march april may june july august september october november
+december jan feb mar apr jun jul aug sep sept oct nov dec"""))
+
+
+def _date_part(text: str, quantity: Quantity) -> bool:
+    """"May 7", "7 May": a day of a date, not a figure of its own."""
+    before = text[max(0, quantity.start - 12) : quantity.start].lower().split()
+    after = text[quantity.end : quantity.end + 12].lower().split()
+    return bool(before and before[-1].strip(".,") in _MONTH_WORDS or after and after[0].strip(".,") in _MONTH_WORDS)
+
+
+def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token],
+                      aligned: dict[int, list[int]]) -> list[str]:
+    """A claim figure found in the evidence only where the evidence attaches it to something else."""
+    claim_quantities = parse_quantities(claim_text)
+    evidence_quantities = parse_quantities(evidence_text)
+    if not claim_quantities or not evidence_quantities:
+        return []
+    claim_context = {t.stem for t in claim if _content(t) and not t.lower[0].isdigit() and t.stem not in _UNIT_WORDS}
+    claim_names = frozenset().union(*(_name_key(claim, run) for run in _names(claim)))
+    found = []
+    for quantity in claim_quantities:
+        if quantity.is_year or _date_part(claim_text, quantity) or (quantity.dimension is None and quantity.value <= 12):
+            continue  # a year belongs to an event, often stated sentences away, and "six studies" to no
+            # subject: presence decides
+        places = [q for q in evidence_quantities if same_quantity(quantity, q)]
+        if not places:
+            continue
+        verdicts = [_bound(quantity, place, claim_quantities, evidence_quantities, evidence, claim_context,
+                           claim_names) for place in places]
+        if any(v is None for v in verdicts):
+            continue
+        reason = next(v for v in verdicts if v)
+        found.append(f"{quantity.text} ({reason})")
+    return found
+
+
+def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity], evidence_quantities: list[Quantity],
+           evidence: list[Token], claim_context: set[str], claim_names: frozenset[str]) -> str | None:
+    """None when ``place`` (an occurrence of the claim's figure) is attached as the claim attaches
+    it; otherwise what it is attached to. When the claim names its subject, the names in the
+    figure's phrase decide ("Lake Tessel … 312 m" is not Lake Orvan's); otherwise its words do."""
+    index = _token_at(evidence, place.start)
+    if index is None:
+        return None
+    # Its phrase: back to the previous figure of its kind or the clause start, forward to the next one.
+    kin = [q for q in evidence_quantities if q.is_year == place.is_year and q is not place]
+    first = index
+    while first > max(0, index - PHRASE_BEFORE) and evidence[first - 1].clause == evidence[index].clause and not any(
+            _token_at(evidence, q.start) == first - 1 for q in kin):
+        first -= 1
+    last = index
+    while last + 1 < min(len(evidence), index + PHRASE_AFTER) and evidence[last + 1].clause == evidence[
+            index].clause and not any(_token_at(evidence, q.start) == last + 1 for q in kin):
+        last += 1
+    window = evidence[first : last + 1]
+    runs = [[i for i in run if first <= i <= last] for run in _names(evidence)]
+    runs = [run for run in runs if run]
+    if runs and claim_names:
+        if not any(_name_key(evidence, run) <= claim_names for run in runs):
+            return "the source gives it for " + " ".join(evidence[i].text for i in runs[-1])
+    else:
+        phrase = [t for t in window if _content(t) and not t.lower[0].isdigit() and t.stem not in _UNIT_WORDS]
+        others = [t for t in phrase if t.stem not in claim_context]
+        if others and not any(t.stem in claim_context for t in phrase):
+            return "the source gives it for " + " ".join(t.text for t in others[:3])
+    # A claim's year goes with its other figure: "$3.6bn in 2022" is not "$3.6bn in 2023".
+    claim_years = [q for q in claim_quantities if q.is_year]
+    if not place.is_year and claim_years:
+        years = [q for q in evidence_quantities if q.is_year and evidence[_token_at(evidence, q.start) or 0].sentence
+                 == evidence[index].sentence]
+        if years:
+            def distance(year: Quantity) -> float:
+                at = _token_at(evidence, year.start) or 0
+                return at - index - 100 if 0 < at - index <= PHRASE_AFTER else abs(at - index)  # "$3.6bn in 2023"
+            nearest = min(years, key=distance)
+            if not any(same_quantity(year, nearest) for year in claim_years):
+                return f"the source gives it for {nearest.text}"
+    return None
+
+
+def _token_at(tokens: list[Token], offset: int) -> int | None:
+    for i, token in enumerate(tokens):
+        if token.start <= offset < token.end:
+            return i
+        if token.start > offset:
+            return i
+    return None
+
+
+# --------------------------------------------------------------------------------- role binding
+
+def _names(tokens: list[Token]) -> list[list[int]]:
+    """Runs of capitalised words (sentence openers only when the next word is capitalised too)."""
+    runs: list[list[int]] = []
+    run: list[int] = []
+    for i, token in enumerate(tokens):
+        particle = token.lower in ("von", "van", "de", "la", "of", "der") and run
+        if (token.capital and not token.lower[0].isdigit() and token.lower not in _STOP) or particle:
+            run.append(i)
+            continue
+        if run:
+            runs.append(run)
+        run = []
+    if run:
+        runs.append(run)
+    cleaned = []
+    for r in runs:
+        while r and tokens[r[-1]].lower in ("von", "van", "de", "la", "of", "der"):
+            r = r[:-1]
+        opens = r and (r[0] == 0 or tokens[r[0] - 1].sentence != tokens[r[0]].sentence)
+        if opens and len(r) == 1:
+            continue
+        if r:
+            cleaned.append(r)
+    return cleaned
+
+
+def _name_key(tokens: list[Token], run: list[int]) -> frozenset[str]:
+    return frozenset(tokens[i].stem for i in run if tokens[i].lower not in ("von", "van", "de", "la", "of", "der"))
+
+
+#: Nouns that name a role a person fills: "the winner was N", "N, the designer, …", "founder N".
+_ROLE_NOUNS = frozenset(stem(w) for w in _words("""winner champion designer creator inventor founder cofounder author
+writer editor director producer composer discoverer captain coach manager ceo chairman chairwoman chair president
+judge plaintiff defendant prosecutor lender borrower buyer seller architect engineer pilot leader runner-up
+runner nominee recipient laureate curator conductor presenter host owner chief head sponsor""".lower()))
+_DETERMINERS = frozenset(_words("the a an its their his her our this that these those whose"))
+
+
+def _slot(tokens: list[Token], run: list[int]) -> tuple[str, str] | None:
+    """The role a name fills in its clause: ("by", "designed") for "designed by N", ("subject",
+    "designed") for "N designed", ("role", "winner") for "the winner, N" / "N was the winner"."""
+    first, last = run[0], run[-1]
+    if len(run) == 1 and _demonym(tokens[first].lower):
+        return None  # "a Dutch astronomer", "by American band X": an attribute, not a party
+    if first >= 2 and tokens[first - 1].lower == "by" and _content(tokens[first - 2]):
+        return ("by", tokens[first - 2].stem)
+    for k in range(max(0, first - 3), first):
+        between = {t.lower for t in tokens[k + 1 : first]}
+        if tokens[k].stem in _ROLE_NOUNS and tokens[k].clause == tokens[first].clause and not between & _LINKS:
+            return ("role", tokens[k].stem)
+    after = [t for t in tokens[last + 1 : last + 4] if t.clause == tokens[last].clause]
+    for n, t in enumerate(after):
+        if t.stem in _ROLE_NOUNS and not {u.lower for u in after[:n]} & _LINKS:
+            return ("role", t.stem)
+    if first > 0 and tokens[first - 1].lower in _DETERMINERS:
+        return None
+    head = after[0] if after else None
+    if head is not None and head.lower in ("originally", "first", "later", "also", "has", "had", "was", "then"):
+        head = after[1] if len(after) > 1 else None
+    if head is not None and _content(head) and not head.capital and _past_or_present(head.lower):
+        return ("subject", head.stem)
+    return None
+
+
+#: Words between a role noun and a name that make the name its object: "director *of* George Lopez".
+_LINKS = frozenset(_words("of for at to in on from with about"))
+_IRREGULAR = frozenset(_words("""won built wrote led made found beat took gave sold bought lost ran drew began became
+held sang taught brought met paid kept left told saw chose struck shot threw drove rode flew grew knew oversaw spoke
+broke stole sent set put hit cut read lent"""))
+_DEMONYMS = frozenset(_words("""dutch french greek thai swiss irish welsh scottish british english danish swedish
+finnish polish turkish spanish czech scots"""))
+
+
+def _past_or_present(word: str) -> bool:
+    """A verb form a name can be the subject of: "designed", "makes", "won"."""
+    return word in _IRREGULAR or (len(word) > 3 and word.endswith(("ed", "es", "s")) and not word.endswith("ss"))
+
+
+def _demonym(word: str) -> bool:
+    return word in _DEMONYMS or (len(word) > 4 and word.endswith(("ian", "ean", "ese", "ish")))
+
+
+def _fillers(tokens: list[Token], names: list[list[int]], slot: tuple[str, str]) -> list[list[int]]:
+    """The names that fill ``slot`` in ``tokens`` (an active subject and a passive agent fill the same slot)."""
+    kind, word = slot
+    found = []
+    for run in names:
+        other = _slot(tokens, run)
+        if other is None:
+            continue
+        if other[1] == word and (other[0] == kind or {other[0], kind} == {"by", "subject"}):
+            found.append(run)
+    return found
+
+
+def _role_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+    """A name the claim gives a role ("designed by N") where the evidence gives that role to another name."""
+    claim_names = _names(claim)
+    if not claim_names or _negation_scopes(claim):
+        return []
+    claim_name_stems = set().union(*(_name_key(claim, run) for run in claim_names))
+    evidence_names = _names(evidence)
+    found = []
+    for run in claim_names:
+        key = _name_key(claim, run)
+        if not any(key & _name_key(evidence, other) for other in evidence_names):
+            continue  # absent names are the presence guard's business
+        slot = _slot(claim, run)
+        if slot is None:
+            continue
+        fillers = _fillers(evidence, evidence_names, slot)
+        if not fillers or any(len(key & _name_key(evidence, other)) * 2 >= len(key) for other in fillers):
+            continue
+        strangers = [other for other in fillers if not _name_key(evidence, other) & claim_name_stems]
+        if strangers:
+            names = " ".join(evidence[i].text for i in strangers[0])
+            found.append(f"{' '.join(claim[i].text for i in run)} ({slot[1]}: the source names {names})")
+    return found
+
+
+# ------------------------------------------------------------------------------ role reversal
+
+_SYMMETRIC = frozenset(stem(w) for w in _words("""married met meet played play drew draw tied tie merged merge
+collaborated collaborate partnered partner versus vs against with and between compete competed shared share
+signed sign faced face fought fight debated debate"""))
+_BE = frozenset(_words("is are was were be been being get got gets"))
+
+
+def _passive(tokens: list[Token], verb: int) -> bool:
+    """"was beaten", "can be dissolved", "is owed … by": the word before the verb is not its agent."""
+    before = [t.lower for t in tokens[max(0, verb - 2) : verb]]
+    if before and before[-1] in _BE or len(before) == 2 and before[0] in _BE and before[1].endswith("ly"):
+        return True
+    return any(t.lower == "by" for t in tokens[verb + 1 : verb + 3])
+
+
+def _participant(tokens: list[Token], i: int, names: set[int]) -> bool:
+    """A party of a relation: part of a name, or a noun after a determiner ("the tenant", "a lender")."""
+    return i in names or tokens[i].capital or (i > 0 and tokens[i - 1].lower in _DETERMINERS)
+
+
+def _verb_like(tokens: list[Token], i: int) -> bool:
+    token = tokens[i]
+    return not token.capital and (i == 0 or tokens[i - 1].lower not in _DETERMINERS) and (
+        i + 1 >= len(tokens) or tokens[i + 1].lower != "of")
+
+
+def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+    """"A beat B" against "B beat A": the parties on either side of the same verb, swapped."""
+    claim_names = {i for run in _names(claim) for i in run}
+    evidence_names = {i for run in _names(evidence) for i in run}
+    found = []
+    for v in sorted(aligned):
+        if claim[v].stem in _SYMMETRIC or not _verb_like(claim, v):
+            continue
+        befores, afters = _neighbours(claim, v, aligned, -1, 5), _neighbours(claim, v, aligned, +1, 5)
+        if not befores or not afters:
+            continue
+        a, b = befores[0], afters[0]
+        if claim[a].stem == claim[b].stem or not (_participant(claim, a, claim_names)
+                                                  and _participant(claim, b, claim_names)):
+            continue
+        for ev in aligned[v]:
+            if not _verb_like(evidence, ev):
+                continue
+            clause = evidence[ev].clause
+            a_after = [j for j in aligned[a] if ev < j <= ev + 6 and evidence[j].clause == clause]
+            b_before = [j for j in aligned[b] if ev - 6 <= j < ev and evidence[j].clause == clause]
+            if not a_after or not b_before:
+                continue
+            if not (_participant(evidence, a_after[0], evidence_names)
+                    and _participant(evidence, b_before[-1], evidence_names)):
+                continue
+            if _passive(evidence, ev) == _passive(claim, v):
+                found.append(f"{claim[a].text} / {claim[b].text} ({claim[v].text})")
+    return sorted(set(found))
+
+
+# -------------------------------------------------------------------------------- quantifiers
+
+#: (strong words of a scale, weak words of it): a claim with a strong word is not stated
+#: by evidence that uses only the scale's weak words.
+_SCALES = (
+    ({"all", "every", "entire", "whole", "universally", "everyone", "everybody"},
+     {"most", "many", "some", "several", "majority", "few", "half", "part", "much"}),
+    ({"always", "invariably", "constantly"}, {"often", "usually", "sometimes", "frequently", "typically",
+                                              "generally", "occasionally", "rarely", "mostly", "commonly"}),
+    ({"will", "must", "definitely", "certainly", "guarantees", "guaranteed", "always"},
+     {"may", "might", "could", "can", "possibly", "likely", "probably", "perhaps", "potentially"}),
+    ({"proves", "proved", "proven", "demonstrates", "demonstrated", "confirms", "confirmed", "establishes",
+      "established", "shows", "showed"},
+     {"suggests", "suggested", "indicates", "indicated", "hints", "hinted", "associated", "linked", "correlated",
+      "may", "might", "could", "preliminary"}),
+    ({"completely", "entirely", "fully", "totally", "wholly", "eliminates", "eliminated", "cures", "cured"},
+     {"partly", "partially", "largely", "mostly", "reduces", "reduced", "lowers", "lowered", "eases", "eased"}),
+)
+
+
+def _overstated(claim: list[Token], evidence: list[Token]) -> list[str]:
+    claim_words = {t.lower for t in claim}
+    evidence_words = {t.lower for t in evidence}
+    found = []
+    for strong, weak in _SCALES:
+        said = claim_words & strong
+        if said and not evidence_words & strong and evidence_words & weak and not claim_words & weak:
+            found.append(f"{sorted(said)[0]} ≠ {sorted(evidence_words & weak)[0]}")
+    return found
+
+
+# --------------------------------------------------------------------------------------- entry
+
+def check(claim: str, evidence: str) -> Binding:
+    """Read how ``evidence`` (the quoted passage) attaches the claim's words."""
+    claim_tokens = tokenize(claim)
+    evidence_tokens = tokenize(evidence)
+    aligned = _aligned(claim_tokens, evidence_tokens)
+    if not aligned:
+        return Binding()
+    return Binding(
+        negated=tuple(_negation_conflicts(claim_tokens, evidence_tokens, aligned)),
+        opposites=tuple(_opposite_conflicts(claim_tokens, evidence_tokens, aligned)),
+        unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, evidence, evidence_tokens, aligned)),
+        other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned)),
+        reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned)),
+        overstated=tuple(_overstated(claim_tokens, evidence_tokens)),
+    )
+
+
+def describe(binding: Binding) -> Iterable[str]:
+    """One readable line per finding."""
+    for label, items in (("negated", binding.negated), ("opposite", binding.opposites),
+                         ("figure", binding.unbound_figures), ("role", binding.other_roles),
+                         ("reversed", binding.reversed_roles), ("overstated", binding.overstated)):
+        for item in items:
+            yield f"{label}: {item}"
+
+
+if __name__ == "__main__":
+    passage = ("Rust enforces memory safety without a garbage collector. Mount Everest rises 8,849 m; "
+               "K2, the second-highest, reaches 8,611 m. Rust was designed by Graydon Hoare, with contributions "
+               "from Brendan Eich.")
+    for sentence in ("Rust uses a garbage collector.", "Mount Everest is 8,611 m tall.",
+                     "Rust was designed by Brendan Eich.", "Rust was designed by Graydon Hoare."):
+        print(sentence, "->", list(describe(check(sentence, passage))) or "nothing to object")

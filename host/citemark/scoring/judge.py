@@ -1,0 +1,113 @@
+"""Judging one claim against one readable source: the one place where the sequence lives.
+
+Text gate → figures restated in the source's spelling → retrieval → model →
+features and guards → combiner → ``verdict.decide`` → the quote, its scores and
+its deep link. The engine calls ``judge`` for every (claim, citation) once the
+source is loaded; ``train/fit_combiner.py`` calls ``gather`` (the same steps up
+to the features) to fit the combiner on exactly what the engine will measure.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from citemark.errors import ExtractionError
+from citemark.scoring import guards
+from citemark.scoring.calibrate import Combiner
+from citemark.scoring.features import ClaimEvidence, Measurement, measure
+from citemark.scoring.lexical import content_terms
+from citemark.scoring.nli import BatchingScorer
+from citemark.scoring.quantities import Quantity, parse_quantities, restate
+from citemark.scoring.retrieve import EvidenceIndex, Hit
+from citemark.sources.extract import MIN_TEXT_CHARS
+from citemark.sources.resolve import text_fragment_link
+from citemark.types import Document, Evidence, Label, Scores
+from citemark.verdict import Decision, decide, decide_failure
+
+__all__ = ["Judgement", "gather", "judge"]
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict's parts for one claim: the decision, and the quote with its scores when there is one."""
+
+    decision: Decision
+    evidence: Evidence | None = None
+    scores: Scores | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Gathered:
+    """What was measured before the combiner: the evidence, or the decision already reached without it."""
+
+    evidence: ClaimEvidence | None
+    decision: Decision | None
+
+
+async def gather(claim: str, document: Document, index: EvidenceIndex, scorer: BatchingScorer | None,
+                 *, windows: int) -> Gathered:
+    """The text gate, retrieval, the model and the features: everything the combiner reads."""
+    too_little = MIN_TEXT_CHARS if document.kind in ("html", "pdf") else 1
+    if len(document.text.strip()) < too_little:
+        if document.paywalled:
+            return Gathered(None, Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read."))
+        return Gathered(None, decide_failure(ExtractionError(
+            "no readable text (the page may need JavaScript, or the PDF is scanned)")))
+    wording = restate(claim, list(_stated_quantities(document.text)))
+    hits = index.search(wording, k=windows)
+    if not hits:
+        return Gathered(None, decide(_nothing_found(claim, document)))
+    nli = list(await scorer.score([(h.text, wording) for h in hits])) if scorer else None
+    return Gathered(measure(wording, index, hits, nli), None)
+
+
+async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: BatchingScorer | None,
+                combiner: Combiner, *, windows: int) -> Judgement:
+    """One claim against one readable source → its decision, quote and scores."""
+    gathered = await gather(claim, document, index, scorer, windows=windows)
+    evidence = gathered.evidence
+    if evidence is None:
+        assert gathered.decision is not None
+        return Judgement(gathered.decision)
+    support = combiner.probability(evidence.features)
+    measurement = evidence.measurement(support, combiner.threshold, refutes=combiner.refutes,
+                                       retracted=document.retracted, paywalled=document.paywalled)
+    decision = decide(measurement)
+    shown, shown_nli = evidence.best, evidence.best_nli
+    if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:
+        shown, shown_nli = evidence.contradiction_hit, evidence.contradiction
+    scores = Scores(
+        support=support,
+        entailment=shown_nli.entailment if shown_nli else None,
+        contradiction=shown_nli.contradiction if shown_nli else None,
+        coverage=shown.coverage.terms,
+        weighted_coverage=shown.coverage.weighted,
+        retrieval=shown.bm25,
+        number_mismatch=evidence.guards.number_mismatch,
+        entity_mismatch=evidence.guards.entity_mismatch,
+    )
+    return Judgement(decision, quote(shown, document), scores)
+
+
+def quote(hit: Hit, document: Document) -> Evidence:
+    """The window as the card shows it, with a link that opens the source at it."""
+    link = None
+    url = document.final_url or document.url
+    page = document.page_of(hit.window.start)
+    if url and url.startswith(("http://", "https://")):
+        link = f"{url.split('#')[0]}#page={page}" if page else text_fragment_link(url, hit.text)
+    return Evidence(quote=hit.text, start=hit.window.start, end=hit.window.end, link=link, page=page)
+
+
+@functools.lru_cache(maxsize=16)
+def _stated_quantities(text: str) -> tuple[Quantity, ...]:
+    return tuple(parse_quantities(text, incidental=True))
+
+
+def _nothing_found(claim: str, document: Document) -> Measurement:
+    return Measurement(
+        support=0.0, threshold=1.0, coverage=0.0, document_coverage=0.0, contradiction=None,
+        contradiction_coverage=0.0, guards=guards.GuardResult(), retracted=document.retracted,
+        paywalled=document.paywalled, has_claim=bool(content_terms(claim)),
+    )

@@ -1,0 +1,225 @@
+"""Quantities: the figures a text states, with their units, and when two of them say the same.
+
+"8,849 m" and "29,032 feet", "$2.1 billion" and "2,100 million dollars", "about
+3,500 km" and "3,512 km", "21 %" and "21.4 %", "100 °C" and "212 °F" are the
+same figure; "2019" and "2016" never are. Every figure keeps where it stands in
+its text, so the binding checks can ask what it is attached to.
+
+Run ``python -m citemark.scoring.quantities`` for a small demonstration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citemark.scoring.lexical import terms
+
+__all__ = ["Quantity", "parse_quantities", "restate", "same_quantity"]
+
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "bn": 1e9, "mn": 1e6}
+_WORDS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "dozen": 12,
+}
+#: Words that name a figure in passing ("one of", "the first", "a second") and are no claim of a figure.
+_INCIDENTAL = frozenset(["one", "first", "second"])
+#: Shares in words: what a source may say for a claim's percentage ("half" for "50 %").
+_FRACTIONS = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25,
+              "two thirds": 2 / 3, "two-thirds": 2 / 3, "three quarters": 0.75, "three-quarters": 0.75,
+              "a fifth": 0.2, "one fifth": 0.2, "a tenth": 0.1, "one tenth": 0.1}
+_FRACTION = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _FRACTIONS), key=len, reverse=True)) + r")\b",
+                       re.IGNORECASE)
+
+#: unit → (dimension, factor to the dimension's base unit). Temperatures are handled apart (not a factor).
+_UNITS: dict[str, tuple[str, float]] = {}
+for _names, _dimension, _factor in (
+    ("m metre metres meter meters", "length", 1.0), ("km kilometre kilometres kilometer kilometers", "length", 1e3),
+    ("cm centimetre centimetres centimeter centimeters", "length", 0.01),
+    ("mm millimetre millimetres millimeter millimeters", "length", 0.001),
+    ("mi mile miles", "length", 1609.344), ("ft foot feet", "length", 0.3048), ("inch inches", "length", 0.0254),
+    ("yd yard yards", "length", 0.9144),
+    ("kg kilogram kilograms kilo kilos", "mass", 1.0), ("g gram grams", "mass", 1e-3),
+    ("mg milligram milligrams", "mass", 1e-6), ("t tonne tonnes", "mass", 1e3),
+    ("lb lbs pound pounds", "mass", 0.45359237), ("oz ounce ounces", "mass", 0.028349523),
+    ("l litre litres liter liters", "volume", 1.0), ("ml millilitre millilitres milliliter milliliters", "volume", 1e-3),
+    ("gallon gallons", "volume", 3.785411784),
+    ("km/h kph", "speed", 1 / 3.6), ("mph", "speed", 0.44704), ("m/s", "speed", 1.0),
+    ("km² km2 sq-km", "area", 1e6), ("mi² sq-mi", "area", 2.589988e6), ("ha hectare hectares", "area", 1e4),
+    ("acre acres", "area", 4046.8564),
+    ("second seconds sec secs s", "time", 1.0), ("minute minutes min mins", "time", 60.0),
+    ("hour hours hr hrs h", "time", 3600.0), ("day days", "time", 86400.0), ("week weeks", "time", 604800.0),
+    ("%", "share", 0.01), ("percent per-cent", "share", 0.01),
+):
+    for _name in _names.split():
+        _UNITS[_name] = (_dimension, _factor)
+_TEMPERATURE = {"°c": "c", "c": "c", "celsius": "c", "degrees celsius": "c", "°f": "f", "f": "f",
+                "fahrenheit": "f", "degrees fahrenheit": "f"}
+
+_NUMBER = re.compile(
+    r"(?P<currency>[$£€¥]\s?)?(?<![\w.])(?P<raw>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn|k)\b|(?P<money_m>m)\b(?<=[\d\s]m))?"
+    r"(?P<unit>\s*(?:%|percent\b|per cent\b|°\s?[CF]\b|degrees\s+(?:celsius|fahrenheit)\b|"
+    r"square\s+(?:kilomet(?:re|er)s|miles)\b|sq\.?\s*(?:km|mi)\b|km/h|m/s|"
+    r"[A-Za-z²]+\b(?:/h)?))?",
+    re.IGNORECASE,
+)
+#: "about 3,500", "nearly 9,000", "more than 20": the figure is rounded, or a bound.
+_HEDGE = re.compile(r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|circa|c\.|~|close to|"
+                    r"more than|over|at least|above|upwards of|less than|under|below|fewer than|up to|"
+                    r"just over|just under|an estimated|estimated)\s*[$£€¥]?\s*$", re.IGNORECASE)
+_AT_LEAST = re.compile(r"(?:more than|over|at least|above|upwards of|just over)\s*[$£€¥]?\s*$", re.IGNORECASE)
+_AT_MOST = re.compile(r"(?:less than|under|below|fewer than|up to)\s*[$£€¥]?\s*$", re.IGNORECASE)
+_NEARLY = re.compile(r"(?:just under|nearly|almost)\s*[$£€¥]?\s*$", re.IGNORECASE)
+#: Citation markers ("[3]", "[^2]", "[1, 4]") are no figures.
+_MARKER = re.compile(r"\[\^?(\d{1,3})(?:\s*[,–-]\s*\d{1,3})*\]")
+#: "2018–19", "1990-95": a year range whose end keeps only its last two digits.
+_SHORT_YEAR_RANGE = re.compile(r"\b((?:1[5-9]|20)\d\d)\s*[–—-]\s*(\d\d)\b(?![–—-]?\d)")
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    value: float  # as written, scale words applied ("3.5 million" → 3.5e6)
+    text: str
+    is_year: bool
+    start: int = 0  # offset in its text
+    dimension: str | None = None  # "length", "mass", "share", "temperature", …
+    base: float | None = None  # the value in the dimension's base unit (metres, kg, a share of 1, kelvin, …)
+    hedge: str = ""  # "about", "more than", … as written before it
+    decimals: int = 0
+    end: int = 0  # offset just after it (its unit included)
+
+
+def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
+    """The figures ``text`` states ("three" and "half" included; "one", "first" and "second" only
+    when ``incidental``, since "one of the" claims no figure)."""
+    found: list[Quantity] = []
+    short_ends = set()
+    for match in _SHORT_YEAR_RANGE.finditer(text):
+        start, end = match.group(1), match.group(2)
+        if int(end) > int(start[2:]):  # "2018–19" is 2018 to 2019; "2018-07" is no range
+            found.append(Quantity(float(start[:2] + end), match.group(2), True, match.start(2), end=match.end(2)))
+            short_ends.add(match.start(2))
+    markers = [m.span() for m in _MARKER.finditer(text)]
+    for match in _NUMBER.finditer(text):
+        at = match.start("raw")
+        if at in short_ends or any(first <= at < last for first, last in markers):
+            continue
+        if re.match(r"[A-Z]", text[match.end("raw") : match.end("raw") + 1]):
+            continue  # "5G", "4K", "3D": part of a name
+        found.append(_quantity(match, text))
+    for match in re.finditer(r"[^\W\d_]+", text):
+        token = terms(match.group())[0] if terms(match.group()) else ""
+        if token in _WORDS and (incidental or token not in _INCIDENTAL):
+            found.append(Quantity(float(_WORDS[token]), token, False, match.start(), end=match.end()))
+    for match in _FRACTION.finditer(text):
+        share = _FRACTIONS[match.group(1).lower()]
+        found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end()))
+    return found
+
+
+def _quantity(match: re.Match[str], text: str) -> Quantity:
+    raw, scale = match.group("raw"), match.group("scale")
+    value = float(raw.replace(",", ""))
+    if scale:
+        value *= _SCALE[scale.lower()]
+    if match.group("money_m") and match.group("currency"):
+        value *= 1e6  # "$3m"; a bare "8,849 m" is metres
+    written = (match.group("unit") or "").strip()
+    if len(written) == 1 and written.isupper() and written not in "CF" or written[:1].isupper() and len(written) > 1 \
+            and not written.startswith(("°", "K")) and written.lower() not in _UNITS:
+        written = ""  # "5G", "4K", "3D": a name, not a unit
+    unit = written.lower()
+    unit = re.sub(r"\s+", " ", unit).replace("° ", "°")
+    if match.group("money_m") and not match.group("currency"):
+        unit = "m"
+    dimension, base = None, None
+    key = unit.replace("square kilometres", "km²").replace("square kilometers", "km²").replace("square miles", "mi²")
+    key = re.sub(r"^sq\.?\s*(km|mi)$", r"sq-\1", key).replace("per cent", "per-cent")
+    if key in _TEMPERATURE and (key.startswith(("°", "deg")) or key in ("celsius", "fahrenheit")):
+        dimension = "temperature"
+        base = value + 273.15 if _TEMPERATURE[key] == "c" else (value - 32) * 5 / 9 + 273.15
+    elif key in _UNITS:
+        dimension, factor = _UNITS[key]
+        base = value * factor
+    hedge_match = _HEDGE.search(text[max(0, match.start() - 24) : match.start()])
+    is_year = (not scale and not dimension and "," not in raw and "." not in raw and 1000 <= value <= 2100
+               and len(raw) == 4 and not match.group("currency"))
+    decimals = len(raw.split(".")[1]) if "." in raw else 0
+    shown = match.group(0).strip() if dimension else match.group(0)[: match.end("raw") - match.start()].strip()
+    if scale:
+        shown = text[match.start() : match.end("scale")].strip()
+    end = match.end() if dimension else match.end("scale") if scale else match.end("raw")
+    return Quantity(value, shown, is_year, match.start("raw"), dimension, base,
+                    hedge_match.group(0).strip().lower() if hedge_match else "", decimals, end)
+
+
+def restate(claim: str, stated: list[Quantity]) -> str:
+    """The claim with each figure that the source states in another spelling ("29,032 feet" for
+    "8,849 m", "half" for "50 %") written as the source writes it, so that word overlap, retrieval
+    and the model compare like with like."""
+    pieces, last = [], 0
+    for quantity in parse_quantities(claim):
+        if quantity.start < last or quantity.is_year:
+            continue
+        if any(other.text == quantity.text for other in stated):
+            continue
+        twin = next((other for other in stated if same_quantity(quantity, other)), None)
+        if twin is None:
+            continue
+        start = quantity.start
+        while start > 0 and claim[start - 1] in "$£€¥":
+            start -= 1
+        pieces += [claim[last:start], twin.text]
+        last = quantity.end
+    return "".join(pieces) + claim[last:] if pieces else claim
+
+
+def same_quantity(claimed: Quantity, stated: Quantity) -> bool:
+    """Whether the source's ``stated`` figure says the claim's ``claimed`` one."""
+    if claimed.is_year or stated.is_year:
+        return claimed.is_year == stated.is_year and claimed.value == stated.value
+    if claimed.dimension and stated.dimension and claimed.dimension != stated.dimension:
+        return False
+    converted = bool(claimed.dimension and stated.dimension and claimed.base is not None and stated.base is not None
+                     and claimed.text.split()[-1:] != stated.text.split()[-1:])
+    if converted:
+        want, have = claimed.base, stated.base
+    elif claimed.dimension == "share" and stated.dimension == "share" and claimed.base and stated.base:
+        want, have = claimed.base, stated.base  # "50 %" against "half"
+    else:
+        want, have = claimed.value, stated.value
+    assert want is not None and have is not None
+    if want == have:
+        return True
+    if claimed.hedge:
+        if _AT_LEAST.search(claimed.hedge + " "):
+            return want <= have <= want * 1.25
+        if _NEARLY.search(claimed.hedge + " "):
+            return want * 0.9 <= have <= want * 1.001
+        if _AT_MOST.search(claimed.hedge + " "):
+            return want * 0.8 <= have <= want * 1.001
+        return abs(want - have) <= 0.05 * max(abs(want), abs(have))
+    if claimed.dimension == "temperature" and converted:
+        return abs(want - have) <= 0.6
+    if converted or _looks_rounded(claimed.text):
+        return abs(want - have) <= 0.02 * max(abs(want), abs(have))  # "3.5 million" vs 3,512,000
+    if stated.decimals > claimed.decimals:
+        return round(have, claimed.decimals) == want  # "21 %" for "21.4 %"
+    return False
+
+
+def _looks_rounded(text: str) -> bool:
+    return bool(re.search(r"\d\s*(?:thousand|million|billion|trillion|bn|mn|k)\b", text, re.IGNORECASE)) or bool(
+        re.search(r"\.\d", text))
+
+
+if __name__ == "__main__":
+    source = parse_quantities("Everest is 8,849 m high; revenue was $2.1 billion, up 21.4% on 2019.")
+    for claim in ("about 29,032 feet", "2,100 million dollars", "21%", "2016", "8,611 m"):
+        claimed = parse_quantities(claim)[0]
+        print(claim, "->", [q.text for q in source if same_quantity(claimed, q)] or "not stated")

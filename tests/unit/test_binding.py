@@ -1,0 +1,110 @@
+"""The binding checks: each kind of false claim is caught, and the true claim beside it is left alone."""
+
+import pytest
+
+from citemark.scoring.binding import check, describe
+from citemark.scoring.quantities import parse_quantities, restate, same_quantity
+
+
+def findings(claim: str, evidence: str) -> list[str]:
+    return [line.split(":")[0] for line in describe(check(claim, evidence))]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "kind"),
+    [
+        # polarity, in several surface forms; the claim asserts what the passage negates
+        ("The kettle switches off automatically.", "The kettle does not switch off automatically.", "negated"),
+        ("The bridge carries rail traffic.", "The bridge no longer carries rail traffic after the 1998 closure.",
+         "negated"),
+        ("The sauce is thickened with flour.", "The sauce is thickened with cornstarch rather than flour.", "negated"),
+        ("The bill passed with support from the opposition.",
+         "The bill passed without support from the opposition.", "negated"),
+        ("The vaccine prevents infection entirely.", "The vaccine never prevents infection entirely, it softens it.",
+         "negated"),
+        ("The library supports asynchronous requests.", "The library fails to support asynchronous requests.",
+         "negated"),
+        # opposites, aligned on the same words
+        ("The membrane absorbs ultraviolet light.", "The membrane reflects ultraviolet light.", "opposite"),
+        ("Exports rose sharply in the third quarter.", "Exports fell sharply in the third quarter.", "opposite"),
+        ("The jury acquitted the driver.", "The jury convicted the driver of reckless driving.", "opposite"),
+        ("Titanium is heavier than steel.", "Titanium is lighter than steel.", "opposite"),
+        ("The pigment absorbs red light.", "The pigment absorbs blue light and reflects red light.", "opposite"),
+        # a figure the passage gives for a neighbour
+        ("Lake Orvan is 312 m deep.", "Lake Orvan reaches 188 m; Lake Tessel, its neighbour, is 312 m deep.", "figure"),
+        ("Operating profit fell to $3.6bn.", "Revenue rose to $3.6bn in 2023, while operating profit fell to $0.9bn.",
+         "figure"),
+        ("Sales were $5.2 million in 2021.", "Sales were $4.8 million in 2021 and $5.2 million in 2022.", "figure"),
+        # a name the passage puts in another role
+        ("The bridge was designed by Ines Kovac.",
+         "The bridge was designed by Marta Salo, with advice from Ines Kovac and others.", "role"),
+        ("Tomas Berg founded the company.",
+         "Lena Ortiz founded the company in 2004, and Tomas Berg joined as its second engineer.", "role"),
+        ("The winner was Rosa Elm.", "The winner, Dana Voss, edged out Rosa Elm by two points.", "role"),
+        # the two parties swapped
+        ("The borrower must pay the lender a fee.", "The lender must pay the borrower a fee if the loan is cancelled.",
+         "reversed"),
+        ("Valtra acquired Norrbotten Steel.", "Norrbotten Steel acquired Valtra in 2019.", "reversed"),
+        # a stronger quantifier or modality than the passage's
+        ("All participants improved.", "Most participants improved after six weeks.", "overstated"),
+        ("The trial proves the drug works.", "The trial suggests the drug works in adults.", "overstated"),
+    ],
+)
+def test_a_false_claim_is_found_out(claim, evidence, kind):
+    assert kind in findings(claim, evidence)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The kettle switches off automatically.", "The kettle switches off automatically when the water boils."),
+        ("The kettle does not switch off automatically.", "The kettle does not switch off automatically."),
+        ("The sauce is thickened with cornstarch.", "The sauce is thickened with cornstarch rather than flour."),
+        ("The drug is taken twice daily.", "The drug is taken twice daily, not with food."),
+        ("Steel is heavier than titanium.", "Titanium is lighter than steel."),  # a comparison turned round
+        ("The pigment reflects red light.", "The pigment absorbs blue light and reflects red light."),
+        ("Sales increased in 2022.", "Sales decreased in 2021 and increased in 2022."),
+        ("Lake Tessel is 312 m deep.", "Lake Orvan reaches 188 m; Lake Tessel, its neighbour, is 312 m deep."),
+        ("Sales were $5.2 million in 2022.", "Sales were $4.8 million in 2021 and $5.2 million in 2022."),
+        ("The bridge was designed by Marta Salo.", "Marta Salo designed the bridge, with advice from Ines Kovac."),
+        ("Marta Salo designed the bridge.", "The bridge was designed by Marta Salo in 1987."),
+        ("The lender must pay the borrower a fee.", "The borrower must be paid a fee by the lender."),
+        ("Norrbotten Steel was acquired by Valtra.", "Valtra acquired Norrbotten Steel in 2019."),
+        ("Most participants improved.", "Most participants improved after six weeks."),
+        ("Some participants improved.", "All participants improved after six weeks."),
+        ("They are right on the river, aren't they?", "They are right on the river, aren't they."),
+    ],
+)
+def test_a_true_claim_is_left_alone(claim, evidence):
+    assert findings(claim, evidence) == []
+
+
+@pytest.mark.parametrize(
+    ("claimed", "stated", "same"),
+    [
+        ("about 29,032 feet", "8,849 m", True),  # a unit conversion
+        ("5.5 miles", "8.85 km", True),
+        ("212 °F", "100 °C", True),
+        ("2,100 million dollars", "$2.1 billion", True),
+        ("about 3,500 km", "3,512 km", True),  # a hedged rounding
+        ("more than 3,000 km", "3,512 km", True),
+        ("nearly 4,000 km", "3,512 km", False),
+        ("21%", "21.4%", True),
+        ("50%", "half", True),
+        ("8,611 m", "8,849 m", False),
+        ("2016", "2019", False),
+        ("30 kg", "30 lb", False),
+    ],
+)
+def test_equivalent_figures(claimed, stated, same):
+    assert same_quantity(parse_quantities(claimed)[0], parse_quantities(stated, incidental=True)[0]) is same
+
+
+def test_markers_and_model_names_are_no_figures():
+    assert parse_quantities("The drug works [3] on 5G networks [1, 2].") == []
+
+
+def test_a_converted_figure_is_restated_in_the_source_spelling():
+    stated = parse_quantities("The tower is 330 m tall and weighs 10,100 tonnes.", incidental=True)
+    assert restate("The tower is about 1,083 feet tall.", stated) == "The tower is about 330 m tall."
+    assert restate("The tower is 330 m tall.", stated) == "The tower is 330 m tall."
