@@ -2,7 +2,7 @@
 
 Step 3 of train/README.md::
 
-    python train/export.py --checkpoint train/work/stage2 --out host/citemark/models/packs/citemark-grounding
+    python -m train.export --checkpoint train/work/stage2 --out host/citemark/models/packs/citemark-grounding
 
 Writes ``model.onnx`` (dynamic batch and sequence axes, int8 weights: dynamic
 quantisation, per-channel with ``reduce_range=True`` — without it AVX2 CPUs
@@ -17,19 +17,16 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+import torch
+
+from citemark.models.pack import FORMAT, MANIFEST, file_sha256, load_pack
+from train.train import LABELS, CrossEncoder, default_base
+
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "host"))
-
-import numpy as np  # noqa: E402
-import torch  # noqa: E402
-
-from citemark.models.pack import FORMAT, MANIFEST, file_sha256, load_pack  # noqa: E402
-from train import LABELS, CrossEncoder, default_base  # noqa: E402
 
 MAX_LENGTH = 256
 

@@ -19,9 +19,9 @@ The same comparison decides ``refutes`` (may the model's confident contradiction
 of the quoted passage overrule word overlap?): on when it costs less than ``TIE``,
 since it only ever takes "supported" away.
 
-    python train/fit_combiner.py --model none --dev ../shared/bench/data/wice-dev.jsonl --dev ../shared/bench/data/attrbench-dev.jsonl
-    python train/fit_combiner.py --model aegis-pair --dev …      # → scoring/combiners.json
-    python train/fit_combiner.py --model path/to/pack --dev …    # → that pack's manifest
+    python -m train.fit_combiner --model none --dev ../shared/bench/data/wice-dev.jsonl --dev ../shared/bench/data/attrbench-dev.jsonl
+    python -m train.fit_combiner --model aegis-pair --dev …      # → scoring/combiners.json
+    python -m train.fit_combiner --model path/to/pack --dev …    # → that pack's manifest
 """
 
 from __future__ import annotations
@@ -31,30 +31,26 @@ import asyncio
 import dataclasses
 import json
 import random
-import sys
 from collections import Counter
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE.parent / "host"))
-sys.path.insert(0, str(HERE.parent))
+from bench.cases import load, source_text
+from bench.metrics import balanced_accuracy
+from citemark.models import registry
+from citemark.models.pack import MANIFEST
+from citemark.scoring.binding import Binding
+from citemark.scoring.calibrate import FEATURES_LEXICAL, FEATURES_MODEL, Combiner, fit
+from citemark.scoring.features import Measurement
+from citemark.scoring.guards import GuardResult
+from citemark.scoring.judge import gather
+from citemark.scoring.nli import BatchingScorer
+from citemark.scoring.retrieve import EvidenceIndex
+from citemark.settings import Settings
+from citemark.types import Document, Label
+from citemark.verdict import decide
+from train.build_data import PERMISSIVE, negate, read, swap_entity, swap_number
 
-from bench.cases import load, source_text  # noqa: E402
-from bench.metrics import balanced_accuracy  # noqa: E402
-from build_data import PERMISSIVE, negate, read, swap_entity, swap_number  # noqa: E402
-from citemark.models import registry  # noqa: E402
-from citemark.models.pack import MANIFEST  # noqa: E402
-from citemark.scoring.binding import Binding  # noqa: E402
-from citemark.scoring.calibrate import FEATURES_LEXICAL, FEATURES_MODEL, Combiner, fit  # noqa: E402
-from citemark.scoring.features import Measurement  # noqa: E402
-from citemark.scoring.guards import GuardResult  # noqa: E402
-from citemark.scoring.judge import gather  # noqa: E402
-from citemark.scoring.nli import BatchingScorer  # noqa: E402
-from citemark.scoring.retrieve import EvidenceIndex  # noqa: E402
-from citemark.settings import Settings  # noqa: E402
-from citemark.types import Document, Label  # noqa: E402
-from citemark.verdict import decide  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 COMBINERS = HERE.parent / "host" / "citemark" / "scoring" / "combiners.json"
 SETS = ["expertqa", "factcheck_gpt", "ragtruth_subset", "wice_nst_train", "scifact_rte", "dialfact",

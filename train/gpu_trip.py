@@ -123,7 +123,7 @@ def average(states: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
 def dev_windows(paths: list[Path], k: int) -> list[dict]:
     """Each dev claim with the evidence windows the engine would score for it (model-independent)."""
     from citemark.scoring.retrieve import EvidenceIndex
-    from fit_combiner import dev_rows
+    from train.fit_combiner import dev_rows
 
     return [{"set": row["group"], "claim": row["hypothesis"], "supported": row["label"] == "entailment",
              "windows": [hit.text for hit in EvidenceIndex(row["premise"]).search(row["hypothesis"], k=k)]}
@@ -133,9 +133,8 @@ def dev_windows(paths: list[Path], k: int) -> list[dict]:
 def pack(args: argparse.Namespace) -> None:
     from safetensors.numpy import load_file
 
-    sys.path[:0] = [str(HERE), str(HERE.parent / "host")]
     from citemark.settings import Settings
-    from train import default_base
+    from train.train import default_base
 
     out: Path = args.out
     shutil.rmtree(out, ignore_errors=True)
@@ -183,7 +182,7 @@ def unzip_data(trip: Path, folder: Path, limit: int | None) -> Path:
 def train_command(data: Path, work: Path, base: Path, settings: dict, deadline: float, device: str,
                   threads: int, init: Path | None = None) -> list[str]:
     command = [
-        sys.executable, str(HERE / "train.py"), "--data", str(data / ("stage2.jsonl" if init else "stage1.jsonl")),
+        sys.executable, "-m", "train.train", "--data", str(data / ("stage2.jsonl" if init else "stage1.jsonl")),
         "--heldout", str(data / "heldout.jsonl"), "--work", str(work), "--base", str(base),
         "--epochs", str(settings["epochs"]), "--lr", str(settings["lr"]), "--max-length", str(settings["max_length"]),
         "--seed", str(settings.get("seed", SEED)), "--deadline", str(deadline), "--device", device,
@@ -195,11 +194,9 @@ def train_command(data: Path, work: Path, base: Path, settings: dict, deadline: 
 def dev_auc(work: Path, base: Path, windows: list[dict], device: str) -> dict:
     """AUC of the best window's P(entailment) per dev set, as the engine would score the claim."""
     import torch
-
-    sys.path.insert(0, str(HERE))
     from transformers import AutoTokenizer
 
-    from train import CrossEncoder, auc, probabilities
+    from train.train import CrossEncoder, auc, probabilities
 
     model = CrossEncoder(base)
     model.load_state_dict(torch.load(work / "model.pt", map_location="cpu"))
@@ -328,8 +325,7 @@ def unpack(args: argparse.Namespace) -> None:
     import torch
     from transformers import AutoTokenizer
 
-    sys.path.insert(0, str(HERE))
-    from train import default_base
+    from train.train import default_base
 
     args.out.mkdir(parents=True, exist_ok=True)
     states, reports = [], []

@@ -1,6 +1,6 @@
 """Write MODEL_CARD.md into a pack: what it is, what data went in (with licences), how well it does, how to rebuild it.
 
-    python train/model_card.py --pack host/citemark/models/packs/citemark-grounding-minilm [--report bench/out/report.json]
+    python -m train.model_card --pack host/citemark/models/packs/citemark-grounding-minilm [--report bench/out/report.json]
 
 Metrics come from bench/report.py's JSON (and are copied into the manifest's
 ``metrics``); data from the manifest's ``training_data`` (build_data's mix.json).

@@ -33,13 +33,14 @@ Run ``python -m citemark.scoring.binding`` for a small demonstration.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from citemark.scoring.lexical import stem
 from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
 
-__all__ = ["Binding", "Token", "check", "tokenize"]
+__all__ = ["Binding", "Token", "check", "opposite_pairs", "tokenize"]
 
 
 def _words(text: str) -> list[str]:
@@ -56,6 +57,7 @@ class Token:
     sentence: int
     clause: int
     capital: bool
+    joined: bool = False  # only spaces between it and the word before ("Mozilla Research", not "March, JetBlue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,12 +101,14 @@ def tokenize(text: str) -> list[Token]:
         if raw in _BREAKS:
             clause += 1
             continue
-        lower = raw.lower()
+        lower = "".join(ch for ch in unicodedata.normalize("NFKD", raw.lower()) if not unicodedata.combining(ch))
         before = text[max(0, match.start() - 2) : match.start()]
         if "," in before and lower in _COMMA_BREAKS or lower in _BREAKS:
             clause += 1
         token_stem = lower.replace(",", "") if lower[0].isdigit() else stem(re.sub(r"['’]s$", "", lower))
-        tokens.append(Token(raw, lower, token_stem, match.start(), match.end(), sentence, clause, raw[0].isupper()))
+        joined = bool(tokens) and not text[tokens[-1].end : match.start()].strip()
+        tokens.append(Token(raw, lower, token_stem, match.start(), match.end(), sentence, clause, raw[0].isupper(),
+                            joined))
     return tokens
 
 
@@ -173,7 +177,9 @@ def _negation_scopes(tokens: list[Token]) -> list[tuple[int, int, str]]:
             i += 1
             continue
         following = tokens[i + width] if i + width < n else None
-        if (cue in ("not", "no") or cue.endswith("n't")) and following is not None and following.lower in _NOT_DENYING:
+        soon = {t.lower for t in tokens[i + width : i + width + 3]}
+        if (cue in ("not", "no") or cue.endswith("n't")) and (following is not None and following.lower in _NOT_DENYING
+                                                             or soon & {"only", "just", "merely", "solely"}):
             i += width
             continue
         if cue == "not" and i > 0 and tokens[i - 1].lower in ("if", "whether", "or"):
@@ -185,6 +191,8 @@ def _negation_scopes(tokens: list[Token]) -> list[tuple[int, int, str]]:
         last = i + width - 1
         while last + 1 < n and last + 1 - (i + width) < reach and tokens[last + 1].clause == token.clause:
             nxt = tokens[last + 1]
+            if not nxt.joined and last + 1 > i + width:
+                break  # "but not naive, CD4+ cells …": a comma ends what a negation covers
             if nxt.lower in ("and", "or") and last + 2 < n and tokens[last + 2].lower in _AUXILIARIES | _PRONOUNS | {
                     "then", "plus", "also", "so", "yet", "still"}:
                 break
@@ -284,6 +292,13 @@ for _pair in _PAIRS.split(";"):
         _a, _b = (stem(w) for w in _pair_words)
         _OPPOSITE.setdefault(_a, set()).add(_b)
         _OPPOSITE.setdefault(_b, set()).add(_a)
+
+
+def opposite_pairs() -> list[tuple[str, str]]:
+    """The opposite words as written ("rose", "fell"), for tools that make training rows."""
+    return [(words[0], words[1]) for words in (pair.split() for pair in _PAIRS.split(";")) if len(words) == 2]
+
+
 #: Relations that say the same thing turned round: "A is heavier than B" = "B is lighter than A".
 _CONVERSE = frozenset(stem(w) for w in _words("""heavier lighter faster slower larger smaller bigger smaller higher lower
 taller shorter longer shorter older younger newer earlier later before after above below precede follow preceded
@@ -380,8 +395,7 @@ def _date_part(text: str, quantity: Quantity) -> bool:
     return bool(before and before[-1].strip(".,") in _MONTH_WORDS or after and after[0].strip(".,") in _MONTH_WORDS)
 
 
-def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token],
-                      aligned: dict[int, list[int]]) -> list[str]:
+def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token]) -> list[str]:
     """A claim figure found in the evidence only where the evidence attaches it to something else."""
     claim_quantities = parse_quantities(claim_text)
     evidence_quantities = parse_quantities(evidence_text)
@@ -409,8 +423,9 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
 def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity], evidence_quantities: list[Quantity],
            evidence: list[Token], claim_context: set[str], claim_names: frozenset[str]) -> str | None:
     """None when ``place`` (an occurrence of the claim's figure) is attached as the claim attaches
-    it; otherwise what it is attached to. When the claim names its subject, the names in the
-    figure's phrase decide ("Lake Tessel … 312 m" is not Lake Orvan's); otherwise its words do."""
+    it; otherwise what it is attached to. Only when the evidence gives the claim's subject a
+    figure of its own elsewhere; then, when the claim names its subject, a name before the
+    figure in its phrase decides ("Lake Tessel … 312 m" is not Lake Orvan's); otherwise its words do."""
     index = _token_at(evidence, place.start)
     if index is None:
         return None
@@ -424,17 +439,22 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
     while last + 1 < min(len(evidence), index + PHRASE_AFTER) and evidence[last + 1].clause == evidence[
             index].clause and not any(_token_at(evidence, q.start) == last + 1 for q in kin):
         last += 1
-    window = evidence[first : last + 1]
-    runs = [[i for i in run if first <= i <= last] for run in _names(evidence)]
-    runs = [run for run in runs if run]
-    if runs and claim_names:
-        if not any(_name_key(evidence, run) <= claim_names for run in runs):
-            return "the source gives it for " + " ".join(evidence[i].text for i in runs[-1])
-    else:
-        phrase = [t for t in window if _content(t) and not t.lower[0].isdigit() and t.stem not in _UNIT_WORDS]
-        others = [t for t in phrase if t.stem not in claim_context]
-        if others and not any(t.stem in claim_context for t in phrase):
-            return "the source gives it for " + " ".join(t.text for t in others[:3])
+    attached = _attached_elsewhere(quantity, place, claim_quantities, evidence, evidence_quantities, claim_context,
+                                   claim_names)
+    if attached is not None:
+        window = evidence[first : last + 1]
+        runs = [[i for i in run if first <= i <= last] for run in _names(evidence)]
+        runs = [run for run in runs if run and run[-1] < index]
+        if claim_names and runs:
+            if not any(_name_key(evidence, run) <= claim_names for run in runs):
+                names = " ".join(evidence[i].text for i in runs[-1])
+                return f"the source gives it for {names}, and {attached.text} for the claim's subject"
+        else:
+            phrase = [t for t in window if _content(t) and not t.lower[0].isdigit() and t.stem not in _UNIT_WORDS]
+            others = [t for t in phrase if t.stem not in claim_context]
+            if others and not any(t.stem in claim_context for t in phrase):
+                words = " ".join(t.text for t in others[:3])
+                return f"the source gives it for {words}, and {attached.text} for the claim's words"
     # A claim's year goes with its other figure: "$3.6bn in 2022" is not "$3.6bn in 2023".
     claim_years = [q for q in claim_quantities if q.is_year]
     if not place.is_year and claim_years:
@@ -447,6 +467,31 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
             nearest = min(years, key=distance)
             if not any(same_quantity(year, nearest) for year in claim_years):
                 return f"the source gives it for {nearest.text}"
+    return None
+
+
+def _attached_elsewhere(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity], evidence: list[Token],
+                        evidence_quantities: list[Quantity], claim_context: set[str],
+                        claim_names: frozenset[str]) -> Quantity | None:
+    """The other figure of the same kind that the evidence gives, in another clause, to the
+    claim's subject (its names; without names, at least two of its words). A figure counts as
+    misattached only when the source does attach a different one to what the claim is about:
+    "Everest rises 8,849 m; K2 reaches 8,611 m", not just a figure near other words."""
+    here = evidence[_token_at(evidence, place.start) or 0].clause
+    for other in evidence_quantities:
+        if other.is_year or other is place or other.kind != place.kind:
+            continue
+        if any(same_quantity(claimed, other) for claimed in claim_quantities):
+            continue  # the claim's own other figure
+        if not other.dimension and other.value <= 12:
+            continue
+        at = _token_at(evidence, other.start)
+        if at is None or evidence[at].clause == here:
+            continue
+        clause = [t for t in evidence if t.clause == evidence[at].clause]
+        stems = {t.stem for t in clause}
+        if claim_names and claim_names & stems or not claim_names and len(claim_context & stems) >= 2:
+            return other
     return None
 
 
@@ -466,8 +511,12 @@ def _names(tokens: list[Token]) -> list[list[int]]:
     runs: list[list[int]] = []
     run: list[int] = []
     for i, token in enumerate(tokens):
-        particle = token.lower in ("von", "van", "de", "la", "of", "der") and run
-        if (token.capital and not token.lower[0].isdigit() and token.lower not in _STOP) or particle:
+        particle = token.lower in ("von", "van", "de", "la", "of", "der") and run and token.joined
+        if run and not token.joined:
+            runs.append(run)
+            run = []
+        bare = re.sub(r"['’]s$", "", token.lower)
+        if (token.capital and not token.lower[0].isdigit() and bare not in _STOP and bare not in _CALENDAR) or particle:
             run.append(i)
             continue
         if run:
@@ -485,6 +534,11 @@ def _names(tokens: list[Token]) -> list[list[int]]:
         if r:
             cleaned.append(r)
     return cleaned
+
+
+#: Days and months are capitalised but name no party: "overnight Monday about 2 miles".
+_CALENDAR = frozenset(_words("""monday tuesday wednesday thursday friday saturday sunday january february march april
+june july august september october november december"""))
 
 
 def _name_key(tokens: list[Token], run: list[int]) -> frozenset[str]:
@@ -672,17 +726,21 @@ def _overstated(claim: list[Token], evidence: list[Token]) -> list[str]:
 
 # --------------------------------------------------------------------------------------- entry
 
-def check(claim: str, evidence: str) -> Binding:
-    """Read how ``evidence`` (the quoted passage) attaches the claim's words."""
+def check(claim: str, evidence: str, neighbourhood: str | None = None) -> Binding:
+    """Read how ``evidence`` (the quoted passage) attaches the claim's words. Figures are read in
+    ``neighbourhood`` (the passage with a sentence either side), since the sentence that gives
+    the claim's subject its own figure is often the next one."""
     claim_tokens = tokenize(claim)
     evidence_tokens = tokenize(evidence)
     aligned = _aligned(claim_tokens, evidence_tokens)
     if not aligned:
         return Binding()
+    around = neighbourhood if neighbourhood is not None else evidence
+    around_tokens = tokenize(around) if neighbourhood is not None else evidence_tokens
     return Binding(
         negated=tuple(_negation_conflicts(claim_tokens, evidence_tokens, aligned)),
         opposites=tuple(_opposite_conflicts(claim_tokens, evidence_tokens, aligned)),
-        unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, evidence, evidence_tokens, aligned)),
+        unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens)),
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned)),
         overstated=tuple(_overstated(claim_tokens, evidence_tokens)),

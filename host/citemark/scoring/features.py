@@ -91,7 +91,8 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         best_i = _most_precise(hits, [h.coverage.weighted for h in hits])
         contra_i = None
     best = hits[best_i]
-    guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best), around=_nearby(index, best, AROUND, 0))
+    guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best), around=_nearby(index, best, AROUND, 0),
+                         neighbourhood=_nearby(index, best, 1, 0))
     union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
                      index.idf, index.unseen_idf)
     features = {

@@ -92,6 +92,12 @@ class Quantity:
     hedge: str = ""  # "about", "more than", … as written before it
     decimals: int = 0
     end: int = 0  # offset just after it (its unit included)
+    noun: str = ""  # what it counts, for a figure without a unit: "$" for money, else the word after it
+
+    @property
+    def kind(self) -> str:
+        """Figures of one kind can stand for each other: "length", "share", "$", "count:route"."""
+        return self.dimension or ("year" if self.is_year else "$" if self.noun == "$" else f"count:{self.noun}")
 
 
 def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
@@ -154,8 +160,12 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
     if scale:
         shown = text[match.start() : match.end("scale")].strip()
     end = match.end() if dimension else match.end("scale") if scale else match.end("raw")
+    following = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
+    noun = "$" if match.group("currency") or re.match(r"\s*(?:dollars|euros|pounds sterling|usd|eur|gbp)\b",
+                                                       text[end:], re.IGNORECASE) else (
+        following.group(1).lower().removesuffix("s") if following else "")
     return Quantity(value, shown, is_year, match.start("raw"), dimension, base,
-                    hedge_match.group(0).strip().lower() if hedge_match else "", decimals, end)
+                    hedge_match.group(0).strip().lower() if hedge_match else "", decimals, end, noun)
 
 
 def restate(claim: str, stated: list[Quantity]) -> str:
