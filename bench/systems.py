@@ -1,8 +1,9 @@
 """The checkers compared side by side on the same cases: citemark, its peers from PyPI, and the trivial floor.
 
 Each system turns a list of cases into one prediction per case (a verdict word,
-a score, the evidence it used). Peers run as their libraries are documented;
-what they cannot do offline is said in ``note``.
+a score, the evidence it used; citemark adds its reason code and the quoted
+window's P(entailment)). Peers run as their libraries are documented, with their
+own defaults; what they cannot do offline is said in ``note``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ import html
 import http.server
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from bench.cases import Case, source_text
 
@@ -22,6 +25,8 @@ class Prediction:
     label: str
     score: float | None = None
     evidence: str | None = None
+    reason: str | None = None  # citemark's reason code ("entailed", "number_mismatch", …)
+    entailment: float | None = None  # citemark: the quoted window's P(entailment); None without a model
 
 
 class Floor:
@@ -71,6 +76,57 @@ class CitationIntegrity:
         return out
 
 
+class GroundedCheck:
+    name = "grounded-check 0.1.2"
+    note = ("quotes, numbers, citations and names looked up literally, plus its sentence-overlap tier "
+            "(`--sentences`, its default threshold 0.60) counted: supported only when every unit is found "
+            "and the sentence reaches the threshold (a claim with nothing to look up is not supported)")
+
+    def model(self) -> str:
+        return "none (literal lookups + token overlap)"
+
+    async def predict(self, cases: list[Case]) -> list[Prediction]:
+        from grounded import Kind, Source, Verdict, extract, verify
+
+        kinds = {Kind.QUOTE, Kind.NUMBER, Kind.CITATION, Kind.ENTITY, Kind.SENTENCE}
+        out = []
+        for case in cases:
+            text = source_text(case)
+            if not text.strip():
+                out.append(Prediction("unsupported", 0.0))
+                continue
+            result = verify(extract(case.claim, kinds=kinds), [Source(path=Path("source"), raw=text)])
+            sentences = result.heuristic
+            overlap = min((f.score for f in sentences if f.score is not None), default=1.0)
+            supported = (bool(result.findings) and result.passed
+                         and all(f.verdict is Verdict.GROUNDED for f in sentences))
+            out.append(Prediction("supported" if supported else "unsupported", round(result.rate * overlap, 4)))
+        return out
+
+
+class ContextTrace:
+    name = "contexttrace 1.3.0 (lexical)"
+    note = ("`verify_trace(mode=\"lexical\")`, its default mode, with the claim as the answer and the source "
+            "as one context: supported only when every claim it splits the sentence into is `supported`")
+
+    def model(self) -> str:
+        return "none (lexical mode)"
+
+    async def predict(self, cases: list[Case]) -> list[Prediction]:
+        from contexttrace.verify import RAGTrace, TraceContext, verify_trace
+
+        out = []
+        for case in cases:
+            trace = RAGTrace(query="", answer=case.claim, contexts=[TraceContext(id="source", text=source_text(case))])
+            claims = verify_trace(trace, mode="lexical")["claims"]
+            supported = bool(claims) and all(c["verdict"] == "supported" for c in claims)
+            score = min((0.0 if c["verdict"] == "contradicted" else float(c["best_score"] or 0.0) for c in claims),
+                        default=0.0)
+            evidence = " … ".join(c["evidence"] for c in claims if c.get("evidence")) or None
+            out.append(Prediction("supported" if supported else "unsupported", score, evidence))
+        return out
+
+
 class Citemark:
     """citemark through its engine: sources as text, or served as HTML pages on 127.0.0.1."""
 
@@ -91,17 +147,20 @@ class Citemark:
     def model(self) -> str:
         return self.engine.model_name
 
-    async def predict(self, cases: list[Case]) -> list[Prediction]:
+    async def predict(self, cases: list[Case], pages: Sequence[bytes] | None = None) -> list[Prediction]:
+        """``pages``: in served mode, the HTML to serve for each case (default: the case's text rendered)."""
         self.engine.warm_up()
-        server = _PageServer(cases) if self.mode == "served" else None
+        server = _PageServer(list(pages) if pages is not None else cases) if self.mode == "served" else None
         gate = asyncio.Semaphore(self.concurrency)
 
         async def one(index: int, case: Case) -> Prediction:
             async with gate:
                 source = server.url(index) if server else source_text(case)
                 verdict = await self.engine.verify_claim(case.claim, source)
-            score = verdict.scores.support if verdict.scores else None
-            return Prediction(verdict.label.value, score, verdict.evidence.quote if verdict.evidence else None)
+            scores = verdict.scores
+            return Prediction(verdict.label.value, scores.support if scores else None,
+                              verdict.evidence.quote if verdict.evidence else None, verdict.reason,
+                              scores.entailment if scores else None)
 
         try:
             return list(await asyncio.gather(*(one(i, c) for i, c in enumerate(cases))))
@@ -111,11 +170,19 @@ class Citemark:
             await self.engine.aclose()
 
 
-class _PageServer:
-    """Each case's sources rendered as one HTML page (title + one paragraph per line)."""
+def citemark_models(shipped: str | None) -> list[str | None]:
+    """The scorers citemark is measured with: the shipped model, the aegis pair (when installed), none."""
+    from citemark.models.aegis import aegis_installed
 
-    def __init__(self, cases: list[Case]) -> None:
-        pages = [_render(case) for case in cases]
+    return [shipped] + (["aegis-pair"] if aegis_installed() else []) + ["none"]
+
+
+class _PageServer:
+    """HTML pages on 127.0.0.1, the i-th at ``/i.html``: a case's sources rendered as one page
+    (title + one paragraph per line), or a page's bytes as given."""
+
+    def __init__(self, cases: Sequence[Case | bytes]) -> None:
+        pages = [item if isinstance(item, bytes) else _render(item) for item in cases]
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
@@ -164,4 +231,5 @@ def _render(case: Case) -> bytes:
             f"<body><article>{''.join(sections)}</article></body></html>").encode()
 
 
-SYSTEMS = {"citemark": Citemark, "citesure": Citesure, "cic": CitationIntegrity, "floor": Floor}
+SYSTEMS = {"citemark": Citemark, "citesure": Citesure, "cic": CitationIntegrity, "grounded": GroundedCheck,
+           "contexttrace": ContextTrace, "floor": Floor}
