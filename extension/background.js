@@ -4,8 +4,11 @@
 // ("<tab>:<local id>") and replies are routed back. The port is opened on first
 // use and reopened after the host exits. When the host is not installed, every
 // waiting tab is told once, with the install command. Requests of a tab that
-// navigates away or closes are cancelled. The context menu "Verify citation"
-// checks a selected sentence against a link on any site.
+// navigates away or closes are cancelled (a request belongs to the page URL it
+// was sent from, so the new page of a single-page app keeps its own). The
+// toolbar badge warns, per tab, when a chat page's citations cannot be read.
+// The context menu "Verify citation" checks a selected sentence against a link
+// on any site.
 "use strict";
 
 const api = globalThis.browser ?? globalThis.chrome;
@@ -18,6 +21,7 @@ let hello = null;
 let nextId = 1;
 const routes = new Map(); // host request id -> {port, localId, tabId} or {resolve} for internal calls
 const tabPorts = new Map(); // tabId -> Set(port)
+let verifyRequests = 0; // every verify a page sent to the host (tests count re-attached badges against it)
 
 function connectHost() {
   if (nativePort) return nativePort;
@@ -123,7 +127,8 @@ api.runtime.onConnect.addListener((port) => {
       return;
     }
     if (message.type !== "verify") return;
-    routes.set(hostId, { port, localId: message.id, tabId });
+    routes.set(hostId, { port, localId: message.id, tabId, pageUrl: withoutHash(message.page_url) });
+    verifyRequests += 1;
     if (!toHost({ type: "verify", id: hostId, answer: message.answer, page_url: message.page_url })) {
       routes.delete(hostId);
       safePost(port, isMissing(hostError || "") ? { type: "host-missing", message: hostError }
@@ -145,14 +150,35 @@ function cancelWhere(predicate) {
   }
 }
 
+function withoutHash(url) {
+  return String(url || "").replace(/#.*$/, "");
+}
+
 api.tabs.onUpdated.addListener((tabId, change) => {
-  if (change.url) cancelWhere((route) => route.tabId === tabId);
+  if (change.url) cancelWhere((route) => route.tabId === tabId && route.pageUrl !== withoutHash(change.url));
 });
 api.tabs.onRemoved.addListener((tabId) => cancelWhere((route) => route.tabId === tabId));
 
 // ------------------------------------------------------------------ popup / options
 
+const PAGE_WARNINGS = {
+  blind: (site) => `citemark cannot read this page's citations — ${site}'s layout may have changed`,
+  fallback: (site) => `citemark is reading this page with its structural fallback — ${site}'s layout may have changed`,
+};
+
+/** The toolbar badge of a tab: "!" when the page's citations cannot be read, or only through the fallback. */
+function showPageState(tabId, state, site) {
+  const warning = PAGE_WARNINGS[state];
+  api.action.setBadgeText({ tabId, text: warning ? "!" : "" })?.catch?.(() => {});
+  api.action.setTitle({ tabId, title: warning ? warning(site || "the site") : "citemark" })?.catch?.(() => {});
+  if (warning) api.action.setBadgeBackgroundColor?.({ tabId, color: "#9a6700" })?.catch?.(() => {});
+}
+
 api.runtime.onMessage.addListener((message, sender, reply) => {
+  if (message?.type === "page-state" && sender.tab?.id !== undefined) {
+    showPageState(sender.tab.id, message.state, message.site);
+    return false;
+  }
   if (message?.type === "popup-status") {
     ask({ type: "hello" }).then((answer) => {
       reply(answer.type === "hello"
@@ -211,4 +237,4 @@ api.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId === MENU_ID && tab?.id !== undefined) verifySelection(info, tab);
 });
 
-globalThis.citemark = { verifySelection, ask, status: () => ({ hostError, hello, inFlight: routes.size }) };
+globalThis.citemark = { verifySelection, ask, status: () => ({ hostError, hello, inFlight: routes.size, verifyRequests }) };

@@ -1,107 +1,450 @@
-// Site adapters: where each site keeps its finished assistant answers and their citations.
+// Site adapters: where each chat site keeps its answers and their citations, layout by layout.
 //
-// The DOM of these sites changes often, so every selector of a site lives in its
-// adapter's `selectors` and nowhere else; a site whose selectors stop matching
-// falls back to the generic adapter. Adapters only find things: the host decides
-// every verdict.
+// A site serves several layouts at once (docs/sites.md says which, and from what
+// public evidence), so a site is a list of layouts tried in turn; the first whose
+// answer selector matches reads the page. When none matches on a known site, a
+// structural fallback reads answer-like blocks that hold citation-like elements,
+// so a redesign costs badges, never silence, and the self-check says which
+// happened. Every selector lives in a layout's `selectors` and nowhere else.
+//
+// A citation is an element on the page plus the sources it names: an <a href>,
+// a button whose JSON payload lists its sources, a chip whose URL is in its
+// aria-label or a data attribute, or a chip whose URL is elsewhere on the page
+// (or only in the dialog it opens: then `deferred` counts the sources the page
+// does not show yet). Adapters only find things: the host decides every verdict.
 "use strict";
 
 (() => {
   if (globalThis.citemarkAdapters) return;
 
   const EXTERNAL = /^https?:\/\//i;
+  const URL_IN_TEXT = /https?:\/\/[^\s,;"'<>]+/gi;
+  const NOT_PROSE = "pre, code, [data-citemark-ui]";
+  const NOT_ANSWER = "nav, header, footer, aside, form, textarea, [role='navigation'], [role='banner'], [contenteditable='true'], [data-citemark-ui]";
+  /** Elements that look like citations whether or not a URL can be read from them. */
+  const CITATION_LIKE = "[class*='citation' i], [data-testid*='citation' i], [data-pplx-citation], [data-assistant-content-reference], " +
+    "source-inline-chip, source-footnote, [data-turn-source-index], [aria-label*='source' i]";
+  /** Where sites put the card or dialog a chip opens (outside the answer). */
+  const OVERLAYS = "[role='dialog'], [role='tooltip'], [data-radix-popper-content-wrapper], .cdk-overlay-container, " +
+    "fact-check-source-hovered-card, [popover]";
+
+  const clean = (text) => (text || "").replace(/\s+/g, " ").trim();
+  const domainOf = (url) => {
+    try {
+      return new URL(url).hostname.replace(/^www\./, "");
+    } catch {
+      return "";
+    }
+  };
+
+  function source(url, { title = "", site = "" } = {}) {
+    const href = clean(url).replace(/[).,;]+$/, "");
+    if (!EXTERNAL.test(href)) return null;
+    return { url: href, title: clean(title), site: clean(site) || domainOf(href) };
+  }
+
+  /** "rivers.example +1" → {label: "rivers.example", more: 1} (a grouped pill names one site and counts the rest). */
+  function pillLabel(text) {
+    const match = clean(text).match(/^(.*?)\s*\+\s*(\d+)$/);
+    return match ? { label: match[1], more: Number(match[2]) } : { label: clean(text), more: 0 };
+  }
 
   const isCitationLink = (a) => {
     const href = a.getAttribute("href") || "";
-    return EXTERNAL.test(href) && !a.closest("pre, code, [data-citemark-ui]");
+    return EXTERNAL.test(href) && !a.closest(NOT_PROSE);
   };
 
-  const make = ({ name, hosts, selectors }) => ({
-    name,
-    selectors,
-    matches: (hostname) => hosts.some((h) => hostname === h || hostname.endsWith("." + h)),
+  // ------------------------------------------------------------------ readers: element → citation
 
-    /** Assistant messages that have finished streaming. */
-    finishedMessages(root = document) {
-      return [...root.querySelectorAll(selectors.message)].filter((m) => !this.isStreaming(m));
-    },
+  /** An <a href>: one source, or a grouped pill ("site +1") whose other sources only its hover card shows. */
+  function readLink(a, { pill = false } = {}) {
+    if (!isCitationLink(a)) return null;
+    const { label, more } = pillLabel(a.textContent);
+    const looksLikePill = pill || more > 0;
+    const found = source(a.href, { title: a.getAttribute("title") || "", site: looksLikePill ? label : "" });
+    return found && { element: a, kind: "link", pill: looksLikePill, label, sources: [found], deferred: more };
+  }
 
-    isStreaming(message) {
-      if (selectors.streaming && message.matches(selectors.streaming)) return true;
-      if (selectors.streamingInside && message.querySelector(selectors.streamingInside)) return true;
-      return Boolean(selectors.stopButton && document.querySelector(selectors.stopButton) &&
-        message === [...document.querySelectorAll(selectors.message)].pop());
-    },
+  /** A button carrying `data-assistant-sources-payload` (JSON [{attribution, title, url}]); its group size may be in its aria-label. */
+  function readPayload(button) {
+    let payload = [];
+    try {
+      payload = JSON.parse(button.getAttribute("data-assistant-sources-payload") || "[]");
+    } catch {
+      payload = [];
+    }
+    const sources = (Array.isArray(payload) ? payload : []).map((item) =>
+      item && source(item.url, { title: item.title, site: item.attribution })).filter(Boolean);
+    const counted = Number((button.getAttribute("aria-label") || "").match(/(\d+)\s+sources?\b/i)?.[1] || 0);
+    const title = button.querySelector("[data-assistant-reference-title]")?.textContent;
+    const { label } = pillLabel(title || button.textContent);
+    const expected = Math.max(sources.length, counted, 1);
+    return { element: button, kind: "payload", pill: true, label, sources, deferred: expected - sources.length };
+  }
 
-    /** The element whose HTML is the answer (text, links, source list). */
-    content(message) {
-      return (selectors.content && message.querySelector(selectors.content)) || message;
-    },
+  /** A chip whose URL is in its aria-label ("title, url, and 2 more sources"), or in its href when it has one. */
+  function readAriaChip(a) {
+    const aria = a.getAttribute("aria-label") || "";
+    const href = a.getAttribute("href") || "";
+    const url = EXTERNAL.test(href) ? a.href : (aria.match(URL_IN_TEXT) || [])[0];
+    const more = Number(aria.match(/and\s+(\d+)\s+more\s+sources?/i)?.[1] || pillLabel(a.textContent).more || 0);
+    const title = aria.split(/,\s*https?:\/\//i)[0];
+    const { label } = pillLabel(a.textContent);
+    const found = url && source(url, { title, site: label });
+    return { element: a, kind: "aria", pill: true, label, sources: found ? [found] : [], deferred: more + (found ? 0 : 1) };
+  }
 
-    /** Links that cite a source, in document order: external links, and in-answer
-     *  footnote links ("#fn-1") whose target holds one. The footnote list itself is
-     *  the definitions, not more citations. */
-    citations(message) {
-      const content = this.content(message);
-      const notes = new Set();
-      const footnoteLinks = new Set();
-      for (const link of content.querySelectorAll('a[href^="#"]')) {
-        const id = decodeURIComponent(link.getAttribute("href").slice(1));
-        const target = id && content.querySelector(`[id="${CSS.escape(id)}"]`);
-        if (target && !target.contains(link) && [...target.querySelectorAll("a[href]")].some(isCitationLink)) {
-          notes.add(target);
-          footnoteLinks.add(link);
+  /** A chip whose URL is in a data attribute (`data-pplx-citation-url`); "domain+1" counts sources only its hover card shows. */
+  function readDataUrl(element, attribute) {
+    const { label, more } = pillLabel(element.textContent);
+    const found = source(element.getAttribute(attribute), { site: label });
+    return { element, kind: "data-url", pill: true, label, sources: found ? [found] : [], deferred: more + (found ? 0 : 1) };
+  }
+
+  /** A chip that names its source but holds no URL (Gemini): look for the link in the answer's own source list. */
+  function readNamedChip(chip, answer, selectors) {
+    const button = chip.querySelector("button") || chip;
+    const title = clean(chip.querySelector(selectors.chipTitle)?.textContent) ||
+      clean((button.getAttribute("aria-label") || "").match(/citation from (.+?)\.(?:\s|$)/i)?.[1]) || clean(chip.textContent);
+    const wanted = title.toLowerCase();
+    const listed = wanted && [...answer.querySelectorAll(selectors.sourceList)].find((a) => {
+      const names = [a.textContent, a.getAttribute("aria-label"), a.getAttribute("title"), domainOf(a.href)].map((s) => clean(s).toLowerCase());
+      return EXTERNAL.test(a.getAttribute("href") || "") && names.some((name) => name && (name.includes(wanted) || wanted.includes(name)));
+    });
+    const found = listed && source(listed.href, { title: clean(listed.textContent), site: title });
+    return { element: chip, kind: "chip", pill: true, label: title, sources: found ? [found] : [], deferred: found ? 0 : 1 };
+  }
+
+  /** Any element whose data-* attribute holds a URL, a JSON payload with URLs, or an aria-label with one (the fallback's reader). */
+  function readAnything(element) {
+    if (element.matches("a[href]")) return readLink(element);
+    if (element.hasAttribute("data-assistant-sources-payload")) return readPayload(element);
+    for (const name of element.getAttributeNames()) {
+      if (!name.startsWith("data-")) continue;
+      const value = element.getAttribute(name) || "";
+      if (EXTERNAL.test(value.trim())) return readDataUrl(element, name);
+      if (value.startsWith("[") && /"url"\s*:/.test(value)) {
+        try {
+          const sources = JSON.parse(value).map((item) => item && source(item.url, { title: item.title, site: item.attribution })).filter(Boolean);
+          if (sources.length) return { element, kind: "payload", pill: true, label: clean(element.textContent), sources, deferred: 0 };
+        } catch {
+          // not JSON after all
         }
       }
-      return [...content.querySelectorAll("a[href]")].filter((link) =>
-        footnoteLinks.has(link) || (isCitationLink(link) && ![...notes].some((note) => note.contains(link))));
-    },
+    }
+    const aria = element.getAttribute("aria-label") || "";
+    if (URL_IN_TEXT.test(aria)) {
+      URL_IN_TEXT.lastIndex = 0;
+      return readAriaChip(element);
+    }
+    return null;
+  }
 
-    /** A link that only names its source (a "pill"): its text is not part of the claim. */
-    isPill(link) {
-      return Boolean(selectors.pill && link.matches(selectors.pill));
+  /** Links into the answer's own footnote list ("#fn-1") cite what the footnote links to. */
+  function footnoteCitations(content) {
+    const found = [];
+    const notes = [];
+    for (const link of content.querySelectorAll('a[href^="#"]')) {
+      const id = decodeURIComponent(link.getAttribute("href").slice(1));
+      const target = id && content.querySelector(`[id="${CSS.escape(id)}"]`);
+      const cited = target && !target.contains(link) && [...target.querySelectorAll("a[href]")].find(isCitationLink);
+      if (!cited) continue;
+      notes.push(target);
+      found.push({ element: link, kind: "footnote", pill: true, label: clean(link.textContent),
+        sources: [source(cited.href, { title: clean(cited.textContent) })], deferred: 0 });
+    }
+    return { found, notes };
+  }
+
+  /** Citations of one answer: every match of `selector` that `read` understands, outermost first, in page order. */
+  function collect(content, selector, read, exclude) {
+    const citations = [];
+    const taken = [];
+    for (const element of content.querySelectorAll(selector)) {
+      if (element.closest(NOT_PROSE) || (exclude && element.closest(exclude))) continue;
+      if (taken.some((outer) => outer.contains(element))) continue;
+      const citation = read(element);
+      if (!citation || (!citation.sources.length && !citation.deferred)) continue;
+      citations.push(citation);
+      taken.push(element);
+    }
+    return citations;
+  }
+
+  /** The fallback reader for one answer block: links, data-* URLs, payloads and aria-label URLs. */
+  function anyCitations(content) {
+    const { found, notes } = footnoteCitations(content);
+    const rest = collect(content, "*", readAnything, null).filter((c) =>
+      !notes.some((note) => note.contains(c.element)) && !found.some((f) => f.element === c.element));
+    return [...found, ...rest].sort(inPageOrder);
+  }
+
+  function inPageOrder(a, b) {
+    return a.element.compareDocumentPosition(b.element) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+  }
+
+  /** Citation-like elements of `root` that no reader could get a URL from (the self-check counts them). */
+  function unreadable(root, citations) {
+    const like = [...root.querySelectorAll(CITATION_LIKE)].filter((element) => !element.closest(NOT_PROSE));
+    return like.filter((element) => !citations.some((c) => c.element.contains(element) || element.contains(c.element)) &&
+      !like.some((outer) => outer !== element && outer.contains(element))).length;
+  }
+
+  // ------------------------------------------------------------------ layouts
+
+  /** The composer's Stop button (the thread layout's has no test id, only its label). */
+  function stopShown(selectors) {
+    if (selectors.stop && document.querySelector(selectors.stop)) return true;
+    return Boolean(selectors.stopLabel && [...document.querySelectorAll("button[aria-label]")].some((b) =>
+      selectors.stopLabel.test(b.getAttribute("aria-label")) && !/dictat|voice|record|listen|speak|aloud|read/i.test(b.getAttribute("aria-label"))));
+  }
+
+  const isLast = (answer, selectors) => [...document.querySelectorAll(selectors.answer)].pop() === answer;
+
+  /**
+   * A layout: `selectors` (answer, content, citation, …), `finished(answer, content)` → true, false, or
+   * null when the layout has no signal (the answer then counts as finished once it stops changing),
+   * and `citations(content, answer)`.
+   */
+  const layout = (definition) => ({
+    overlay: OVERLAYS,
+    answers(root = document) {
+      return [...root.querySelectorAll(definition.selectors.answer)].filter((a) => !a.parentElement?.closest(definition.selectors.answer));
     },
+    content(answer) {
+      return (definition.selectors.content && answer.querySelector(definition.selectors.content)) || answer;
+    },
+    ...definition,
   });
 
-  const chatgpt = make({
-    name: "chatgpt",
-    hosts: ["chatgpt.com", "chat.openai.com"],
+  const linkCitations = (content, selectors) => {
+    const { found, notes } = footnoteCitations(content);
+    const links = collect(content, selectors.citation, (a) => readLink(a, { pill: Boolean(selectors.pill && a.matches(selectors.pill)) }),
+      selectors.exclude).filter((c) => !notes.some((note) => note.contains(c.element)));
+    return [...found, ...links].sort(inPageOrder);
+  };
+
+  const chatgptClassic = layout({
+    name: "classic",
     selectors: {
-      message: '[data-message-author-role="assistant"]',
+      answer: '[data-message-author-role="assistant"]',
       content: ".markdown",
-      streaming: ".result-streaming, [data-streaming='true']",
-      streamingInside: ".result-streaming",
-      stopButton: '[data-testid="stop-button"]',
-      pill: '[data-testid="webpage-citation-pill"] a, a[data-testid="webpage-citation-pill"], a.citation-pill, span.citation-pill a',
+      streaming: ".result-streaming",
+      stop: 'button[data-testid="stop-button"]',
+      citation: "a[href]",
+      pill: '[data-testid="webpage-citation-pill"] a, a[data-testid="webpage-citation-pill"]',
+    },
+    finished(answer, content) {
+      if (content.matches(this.selectors.streaming) || content.querySelector(this.selectors.streaming)) return false;
+      return !(stopShown(this.selectors) && isLast(answer, this.selectors));
+    },
+    citations(content) {
+      return linkCitations(content, this.selectors);
     },
   });
 
-  const claude = make({
-    name: "claude",
-    hosts: ["claude.ai"],
+  const chatgptThread = layout({
+    name: "thread",
     selectors: {
-      message: "[data-is-streaming]",
+      answer: '[data-chatgpt-search-unit-key$=":assistant"]',
+      content: '[data-markdown-text-style="assistant-message"]',
+      final: "[data-chatgpt-selection-message-id]",
+      stop: 'button[data-testid="stop-button"]',
+      stopLabel: /^stop\b/i,
+      chip: 'a[data-testid="chatgpt-citation"]',
+      citation: 'a[data-testid="chatgpt-citation"], a[href]',
+    },
+    finished(answer) {
+      if (!answer.querySelector(this.selectors.final) && !answer.matches(this.selectors.final)) return false;
+      return !(stopShown(this.selectors) && isLast(answer, this.selectors));
+    },
+    citations(content) {
+      return collect(content, this.selectors.citation, (a) => (a.matches(this.selectors.chip) ? readAriaChip(a) : readLink(a)));
+    },
+  });
+
+  const chatgptLightweight = layout({
+    name: "lightweight",
+    selectors: {
+      answer: 'li[data-message-role="assistant"]',
+      content: "[data-assistant-markdown]",
+      complete: "data-message-complete",
+      streaming: "data-message-streaming",
+      button: "button[data-assistant-sources-payload], button[data-assistant-grouped-webpages-trigger]",
+      citation: "[data-assistant-content-reference] button, button[data-assistant-sources-payload], button[data-assistant-grouped-webpages-trigger], a[href]",
+      exclude: '[role="group"][aria-label="Sources"]',
+    },
+    finished(answer) {
+      return answer.hasAttribute(this.selectors.complete) && !answer.hasAttribute(this.selectors.streaming) && !answer.id.startsWith("pending-");
+    },
+    citations(content) {
+      return collect(content, this.selectors.citation, (element) => (element.matches("a[href]") ? readLink(element) : readPayload(element)),
+        this.selectors.exclude);
+    },
+  });
+
+  const claudeLayout = layout({
+    name: "claude",
+    selectors: {
+      answer: "[data-is-streaming]",
       content: ".font-claude-response, .font-claude-message, [data-testid='assistant-message']",
-      streaming: '[data-is-streaming="true"]',
+      streamingBody: ".progressive-markdown",
+      citation: "a[href]",
       pill: "a[data-citation], span[data-testid='citation'] a, a.citation",
     },
+    finished(answer) {
+      return answer.getAttribute("data-is-streaming") === "false" && !answer.querySelector(this.selectors.streamingBody);
+    },
+    citations(content) {
+      return linkCitations(content, this.selectors);
+    },
   });
 
-  const generic = make({
-    name: "generic",
-    hosts: [],
-    selectors: { message: "article, main", content: null, pill: "sup a, a[rel~='footnote']" },
+  const perplexityLayout = layout({
+    name: "perplexity",
+    selectors: {
+      answer: '[data-workflow-final-text], [class~="group/final-text"]',
+      content: ".prose",
+      urlAttribute: "data-pplx-citation-url",
+      citation: "[data-pplx-citation-url], a[href]",
+    },
+    // No public source names a "finished" signal: the answer counts as finished once it stops changing.
+    finished: () => null,
+    citations(content) {
+      return collect(content, this.selectors.citation, (element) =>
+        (element.hasAttribute(this.selectors.urlAttribute) ? readDataUrl(element, this.selectors.urlAttribute) : readLink(element, { pill: true })));
+    },
   });
 
-  const all = [chatgpt, claude];
+  const geminiLayout = layout({
+    name: "gemini",
+    selectors: {
+      answer: "model-response",
+      content: "message-content .markdown, .markdown.markdown-main-panel",
+      footer: ".response-footer",
+      chip: "source-inline-chip",
+      chipTitle: ".source-title",
+      sourceList: "sources-list a[href], .sources-list a[href]",
+      citation: "source-inline-chip, a[href]",
+      exclude: "sources-list, .sources-list, source-footnote",
+    },
+    finished(answer, content) {
+      const busy = content.getAttribute("aria-busy");
+      if (busy === "true") return false;
+      if (busy === "false" || answer.querySelector(`${this.selectors.footer}.complete`)) return true;
+      return null;
+    },
+    citations(content, answer) {
+      return collect(content, this.selectors.citation, (element) =>
+        (element.matches(this.selectors.chip) ? readNamedChip(element, answer, this.selectors) : readLink(element)), this.selectors.exclude);
+    },
+  });
+
+  // ------------------------------------------------------------------ the structural fallback
+
+  const BLOCKS = "p, li, td, th, blockquote, h1, h2, h3, h4, h5, h6, dd, dt";
+  const WRAPPERS = new Set(["UL", "OL", "LI", "TABLE", "THEAD", "TBODY", "TR", "TD", "TH", "BLOCKQUOTE", "DL", "DD", "DT"]);
+
+  /** The prose container a citation sits in: the parent of its paragraph, above any list or table. */
+  function proseContainer(element, scope) {
+    let node = element.closest(BLOCKS)?.parentElement;
+    while (node && node !== scope && WRAPPERS.has(node.tagName)) node = node.parentElement;
+    return node && scope.contains(node) && node !== scope ? node : null;
+  }
+
+  const fallback = layout({
+    name: "fallback",
+    selectors: { answer: "answer-like blocks (the parents of paragraphs holding citation-like elements)", citation: "a[href], [data-*=URL], [aria-label*=URL], JSON payloads" },
+    finished: () => null,
+    answers(root = document) {
+      const scope = root.querySelector("main") || root.body;
+      if (!scope) return [];
+      const containers = new Set();
+      const candidates = [...scope.querySelectorAll(`a[href], ${CITATION_LIKE}, [data-assistant-sources-payload]`)];
+      for (const element of candidates) {
+        if (element.closest(NOT_ANSWER) || element.closest(NOT_PROSE)) continue;
+        if (!readAnything(element) && !element.matches(CITATION_LIKE)) continue;
+        const container = proseContainer(element, scope);
+        if (container && clean(container.textContent).length >= 40) containers.add(container);
+      }
+      return [...containers].filter((c) => ![...containers].some((other) => other !== c && other.contains(c)));
+    },
+    content: (answer) => answer,
+    citations: (content) => anyCitations(content),
+  });
+
+  /** Prose on the page outside navigation and forms (so "no answers" can be told from "answers citemark cannot find"). */
+  function proseLength(root = document) {
+    const scope = root.querySelector("main") || root.body;
+    if (!scope) return 0;
+    return [...scope.querySelectorAll("p, li")].filter((b) => !b.closest(NOT_ANSWER) && !b.parentElement.closest("p, li"))
+      .reduce((sum, b) => sum + clean(b.textContent).length, 0);
+  }
+
+  // ------------------------------------------------------------------ sites
+
+  const site = ({ name, label, hosts, layouts }) => ({
+    name,
+    label,
+    layouts,
+    matches: (hostname) => hosts.some((h) => hostname === h || hostname.endsWith("." + h)),
+
+    /**
+     * Read the page: the first layout whose answer selector matches, else the structural fallback.
+     * Returns the answers (each with its content, finished state and citations) and the self-check's
+     * raw material: what was tried and how much matched.
+     */
+    read(root = document) {
+      const tried = [];
+      for (const candidate of [...layouts, fallback]) {
+        const found = candidate.answers(root);
+        tried.push({ layout: candidate.name, selectors: candidate.selectors, answers: found.length });
+        if (!found.length) continue;
+        let citationFallback = false;
+        const answers = found.map((element) => {
+          const content = candidate.content(element);
+          let citations = candidate.citations(content, element);
+          if (!citations.length && candidate !== fallback) {
+            citations = anyCitations(content);
+            citationFallback ||= citations.length > 0;
+          }
+          return { element, content, finished: candidate.finished(element, content), citations };
+        });
+        const all = answers.flatMap((a) => a.citations);
+        return {
+          layout: candidate.name, fallback: candidate === fallback, citationFallback, tried, answers,
+          unreadable: answers.reduce((n, a) => n + unreadable(a.content, a.citations), 0),
+          prose: proseLength(root), overlay: candidate.overlay, citations: all,
+        };
+      }
+      return { layout: null, fallback: false, citationFallback: false, tried, answers: [], citations: [],
+        unreadable: unreadable(root.querySelector("main") || root.body || root, []), prose: proseLength(root), overlay: OVERLAYS };
+    },
+  });
+
+  const chatgpt = site({ name: "chatgpt", label: "ChatGPT", hosts: ["chatgpt.com", "chat.openai.com"],
+    layouts: [chatgptClassic, chatgptThread, chatgptLightweight] });
+  const claude = site({ name: "claude", label: "Claude", hosts: ["claude.ai"], layouts: [claudeLayout] });
+  const perplexity = site({ name: "perplexity", label: "Perplexity", hosts: ["perplexity.ai"], layouts: [perplexityLayout] });
+  const gemini = site({ name: "gemini", label: "Gemini", hosts: ["gemini.google.com"], layouts: [geminiLayout] });
+  const generic = { name: "generic", label: "this site", layouts: [], matches: () => false, read: null };
+
+  const sites = [chatgpt, claude, perplexity, gemini];
 
   globalThis.citemarkAdapters = {
-    chatgpt,
-    claude,
+    sites,
     generic,
-    forHost(hostname) {
-      return all.find((a) => a.matches(hostname)) || generic;
-    },
+    forHost: (hostname) => sites.find((s) => s.matches(hostname)) || generic,
     isCitationLink,
+    domainOf,
+    OVERLAYS,
+    /** Links a site's card or dialog shows (read when the user opens a chip whose URL the answer does not hold). */
+    overlayLinks(selector = OVERLAYS) {
+      return [...document.querySelectorAll(selector)].filter((o) => !o.closest("[data-citemark-ui]"))
+        .flatMap((o) => [...o.querySelectorAll("a[href]")])
+        .filter((a) => EXTERNAL.test(a.getAttribute("href") || "") && !a.closest("[data-citemark-ui]"))
+        .map((a) => source(a.href, { title: clean(a.textContent) || a.getAttribute("title") || "" }))
+        .filter(Boolean);
+    },
   };
 })();

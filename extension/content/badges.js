@@ -3,7 +3,9 @@
 // Badge text is CSS generated content (`::after { content: attr(data-label) }`), so
 // a badge adds no text node to the page: selecting and copying an answer never
 // copies a badge. Each badge carries data-citemark-verdict (or
-// data-citemark-pending) as a stable hook for tests and user styles.
+// data-citemark-pending, or data-citemark-deferred) as a stable hook for tests
+// and user styles. A badge draws one citation, which may name several sources
+// (a grouped pill): it shows the group's outcome and its card lists every source.
 "use strict";
 
 (() => {
@@ -19,6 +21,12 @@
     retracted: { glyph: "⊗", word: "retracted" },
     unverifiable: { glyph: "?", word: "unverifiable" },
   };
+  /**
+   * Which source's verdict a grouped citation shows: the claim is as well supported as its best
+   * source, and a source that says otherwise outranks one that is silent or could not be read.
+   * Every source's own verdict stays in the card.
+   */
+  const GROUP_ORDER = ["supported", "partial", "contradicted", "retracted", "unsupported", "paywalled", "unverifiable", "unreachable"];
   const INSTALL_HINT = "pip install citemark && citemark install";
 
   const el = (tag, attrs = {}, children = []) => {
@@ -47,49 +55,118 @@
       tabindex: "-1",
       contenteditable: "false",
     });
+    wire(badge);
     return badge;
   }
 
-  function setVerdict(badge, verdict) {
-    const look = VERDICTS[verdict.verdict] || VERDICTS.unverifiable;
-    badge.removeAttribute("data-citemark-pending");
-    badge.setAttribute("data-citemark-verdict", verdict.verdict);
-    badge.setAttribute("data-label", `${look.glyph} ${look.word}`);
-    badge.setAttribute("role", "button");
-    badge.setAttribute("tabindex", "0");
-    badge.setAttribute("aria-haspopup", "dialog");
-    badge.setAttribute("aria-label", `citemark: ${look.word}. ${verdict.explanation || ""}`);
-    badge.citemarkVerdict = verdict;
-    if (!badge.citemarkWired) {
-      badge.citemarkWired = true;
-      badge.addEventListener("mouseenter", () => showCard(badge));
-      badge.addEventListener("focus", () => showCard(badge));
-      badge.addEventListener("mouseleave", () => hideCardSoon(badge));
-      badge.addEventListener("blur", () => hideCardSoon(badge));
-      badge.addEventListener("click", (event) => {
-        event.preventDefault();
-        event.stopPropagation();
-        showCard(badge);
-      });
-      badge.addEventListener("keydown", (event) => {
-        if (event.key === "Enter" || event.key === " ") {
-          event.preventDefault();
-          showCard(badge);
-          card?.querySelector("a")?.focus();
-        } else if (event.key === "Escape") {
-          hideCard();
-        }
-      });
+  // ------------------------------------------------------------------ placement
+
+  const display = (node) => getComputedStyle(node).display;
+  const isInline = (node) => display(node).startsWith("inline") || display(node) === "contents";
+  const isAtomic = (node) => /^inline-(block|flex|grid|table)$/.test(display(node));
+  const textOf = (node) => (node.textContent || "").replace(/\s+/g, " ").trim();
+
+  /**
+   * Put a badge right after its citation, on the same line. The badge goes inside the
+   * citation's "pill box" (the outermost inline wrapper holding only the citation), and
+   * that box does not wrap, so the badge can never land on a line of its own: when the
+   * pill does not fit, pill and badge move to the next line together.
+   */
+  function attach(target, badge, within) {
+    let box = target;
+    for (let depth = 0; depth < 4; depth++) {
+      const parent = box.parentElement;
+      if (!parent || parent === within || !within?.contains(parent) || !isInline(parent) || textOf(parent) !== textOf(target)) break;
+      box = parent;
+    }
+    const inside = box.tagName !== "BUTTON" && (box !== target || box.tagName !== "A" || isAtomic(box));
+    if (inside) {
+      box.setAttribute("data-citemark-pillbox", "");
+      box.append(badge);
+    } else {
+      box.after(badge);
     }
   }
 
-  function setFailure(badge, message) {
-    badge.removeAttribute("data-citemark-pending");
-    badge.setAttribute("data-citemark-verdict", "error");
-    badge.setAttribute("data-label", "citemark: not checked");
-    badge.setAttribute("aria-label", `citemark could not check this citation: ${message}`);
-    badge.title = message;
+  // ------------------------------------------------------------------ state
+
+  /**
+   * Draw a citation's state: `record.sources` ({url, title, site, state, verdict, message}) and
+   * `record.deferred` (sources the page does not show until the user opens the chip).
+   * Returns false when nothing is left to draw (the host judged none of its sources).
+   */
+  function render(badge, record) {
+    badge.citemarkRecord = record;
+    const known = record.sources.filter((s) => s.state !== "skipped");
+    const total = known.length + record.deferred;
+    if (!total) return false;
+    const judged = known.filter((s) => s.verdict);
+    const pending = known.some((s) => s.state === "pending");
+    const failed = known.filter((s) => s.state === "error");
+    for (const name of ["data-citemark-pending", "data-citemark-verdict", "data-citemark-deferred"]) badge.removeAttribute(name);
+    badge.setAttribute("data-citemark-sources", String(total));
+    if (record.deferred) badge.setAttribute("data-citemark-deferred", String(record.deferred));
+    if (pending) badge.setAttribute("data-citemark-pending", "");
+    badge.removeAttribute("title");
+
+    if (judged.length) {
+      const outcome = GROUP_ORDER.find((word) => judged.some((s) => s.verdict.verdict === word)) || "unverifiable";
+      const look = VERDICTS[outcome];
+      const agreeing = judged.filter((s) => s.verdict.verdict === outcome).length;
+      badge.setAttribute("data-citemark-verdict", outcome);
+      badge.setAttribute("data-label", total === 1 ? `${look.glyph} ${look.word}` : `${look.glyph} ${look.word} ${agreeing}/${total}`);
+      const single = total === 1 ? judged[0].verdict.explanation || "" : `${agreeing} of ${total} sources: ${look.word}.`;
+      const later = record.deferred ? ` ${record.deferred} more source${record.deferred > 1 ? "s" : ""}: open the site's source card to check.` : "";
+      interactive(badge, `citemark: ${look.word}. ${single}${later}`);
+    } else if (pending) {
+      badge.setAttribute("data-label", "checking");
+      badge.setAttribute("role", "status");
+      badge.setAttribute("aria-label", "citemark: checking this citation");
+    } else if (failed.length) {
+      badge.setAttribute("data-citemark-verdict", "error");
+      badge.setAttribute("data-label", "citemark: not checked");
+      const message = failed[0].message || "could not check";
+      interactive(badge, `citemark could not check this citation: ${message}`);
+      badge.title = message;
+    } else {
+      badge.setAttribute("data-label", "open to check");
+      interactive(badge, "citemark: this site shows the source's link only when you open it. Open the source to check it.");
+      badge.title = "citemark checks this source when you open it";
+    }
+    if (cardOwner === badge && card) showCard(badge);
+    return true;
   }
+
+  function interactive(badge, label) {
+    badge.setAttribute("role", "button");
+    badge.setAttribute("tabindex", "0");
+    badge.setAttribute("aria-haspopup", "dialog");
+    badge.setAttribute("aria-label", label);
+  }
+
+  function wire(badge) {
+    badge.addEventListener("mouseenter", () => showCard(badge));
+    badge.addEventListener("focus", () => showCard(badge));
+    badge.addEventListener("mouseleave", () => hideCardSoon(badge));
+    badge.addEventListener("blur", () => hideCardSoon(badge));
+    badge.addEventListener("click", (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      showCard(badge);
+    });
+    badge.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        event.stopPropagation();
+        showCard(badge);
+        card?.querySelector("a")?.focus();
+      } else if (event.key === "Escape") {
+        hideCard();
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ the card
 
   const WORD = /[\p{L}\p{N}]+/gu;
 
@@ -116,44 +193,68 @@
     }
   }
 
+  /** "Title · site": the site as the chat page names it (pill label, attribution), else the URL's domain; never twice. */
+  function sourceLine(found) {
+    const url = found.verdict?.citation?.url || found.url || "";
+    const site = found.site || domainOf(url);
+    const title = found.verdict?.source_title || found.title || site;
+    const line = el("p", { class: "citemark-card-source" }, [el("span", { class: "citemark-card-title", text: title })]);
+    if (site && site.toLowerCase() !== title.toLowerCase()) line.append(el("span", { class: "citemark-card-domain", text: ` · ${site}` }));
+    return line;
+  }
+
+  function evidence(found, claim, opened) {
+    const verdict = found.verdict;
+    const parts = [];
+    if (verdict.evidence?.quote) {
+      const quote = el("blockquote", { class: "citemark-card-quote" });
+      quote.append(highlighted(verdict.evidence.quote, claim));
+      parts.push(el("div", { class: "citemark-card-label", text: verdict.verdict === "supported" ? "Evidence" : "Closest passage" }), quote);
+    }
+    parts.push(el("p", { class: "citemark-card-reason", text: verdict.explanation || "" }), sourceLine(found));
+    const target = verdict.evidence?.link || verdict.citation?.url || found.url;
+    if (target) {
+      parts.push(el("a", { class: "citemark-card-link", href: target, target: "_blank", rel: "noopener noreferrer",
+        text: verdict.evidence?.link ? "Open the source at this passage ↗" : "Open the source ↗" }));
+    }
+    if (opened) parts.push(el("p", { class: "citemark-card-note", text: "Checked when you opened the source: the page shows its link only then." }));
+    return parts;
+  }
+
   function showCard(badge) {
-    const verdict = badge.citemarkVerdict;
-    if (!verdict) return;
+    const record = badge.citemarkRecord;
+    if (!record || badge.hasAttribute("data-citemark-pending") && !badge.hasAttribute("data-citemark-verdict")) return;
     clearTimeout(badge.citemarkHide);
     hideCard();
-    const look = VERDICTS[verdict.verdict] || VERDICTS.unverifiable;
-    const url = verdict.citation?.url || "";
-    const evidence = verdict.evidence;
+    const outcome = badge.getAttribute("data-citemark-verdict") || "deferred";
+    const look = VERDICTS[outcome] || { glyph: "…", word: outcome === "error" ? "not checked" : "open to check" };
+    const known = record.sources.filter((s) => s.state !== "skipped");
+    const claim = known.find((s) => s.verdict)?.verdict.claim || "";
     const id = `citemark-card-${Math.random().toString(36).slice(2)}`;
-    card = el("div", {
-      class: "citemark-card",
-      id,
-      role: "dialog",
-      "aria-label": `citemark: ${look.word}`,
-      "data-citemark-ui": "",
-      "data-citemark-card-verdict": verdict.verdict,
-    });
-    card.append(
-      el("div", { class: "citemark-card-verdict", "data-citemark-verdict": verdict.verdict, text: `${look.glyph} ${look.word}` }),
-      el("div", { class: "citemark-card-label", text: "Claim" }),
-      el("p", { class: "citemark-card-claim", text: verdict.claim }),
-    );
-    if (evidence?.quote) {
-      const quote = el("blockquote", { class: "citemark-card-quote" });
-      quote.append(highlighted(evidence.quote, verdict.claim));
-      card.append(el("div", { class: "citemark-card-label", text: verdict.verdict === "supported" ? "Evidence" : "Closest passage" }), quote);
-    }
-    card.append(
-      el("p", { class: "citemark-card-reason", text: verdict.explanation || "" }),
-      el("p", { class: "citemark-card-source" }, [
-        el("span", { class: "citemark-card-title", text: verdict.source_title || domainOf(url) }),
-        el("span", { class: "citemark-card-domain", text: ` · ${domainOf(url)}` }),
-      ]),
-    );
-    const target = evidence?.link || url;
-    if (target) {
-      card.append(el("a", { class: "citemark-card-link", href: target, target: "_blank", rel: "noopener noreferrer",
-        text: evidence?.link ? "Open the source at this passage ↗" : "Open the source ↗" }));
+    card = el("div", { class: "citemark-card", id, role: "dialog", "aria-label": `citemark: ${look.word}`, "data-citemark-ui": "",
+      "data-citemark-card-verdict": outcome });
+    card.append(el("div", { class: "citemark-card-verdict", "data-citemark-verdict": outcome, text: `${look.glyph} ${look.word}` }));
+    if (claim) card.append(el("div", { class: "citemark-card-label", text: "Claim" }), el("p", { class: "citemark-card-claim", text: claim }));
+    const group = known.length + record.deferred > 1;
+    if (!group && known[0]?.verdict) {
+      card.append(...evidence(known[0], claim, known[0].opened));
+    } else {
+      const list = el("ol", { class: "citemark-card-sources" });
+      for (const found of known) {
+        const item = el("li", { "data-citemark-source-verdict": found.verdict?.verdict || found.state });
+        const word = found.verdict ? VERDICTS[found.verdict.verdict] || VERDICTS.unverifiable : null;
+        item.append(el("div", { class: "citemark-card-verdict", "data-citemark-verdict": found.verdict?.verdict || "",
+          text: word ? `${word.glyph} ${word.word}` : found.state === "error" ? `not checked: ${found.message || ""}` : "checking…" }));
+        if (found.verdict) item.append(...evidence(found, claim, found.opened));
+        else item.append(sourceLine(found));
+        list.append(item);
+      }
+      card.append(list);
+      if (record.deferred) {
+        card.append(el("p", { class: "citemark-card-note", text: record.deferred === known.length + record.deferred
+          ? "The site shows this source's link only when you open it: open the source and citemark checks it."
+          : `${record.deferred} more source${record.deferred > 1 ? "s are" : " is"} shown only in the site's source card: open it and citemark checks ${record.deferred > 1 ? "them" : "it"}.` }));
+      }
     }
     card.addEventListener("mouseenter", () => clearTimeout(badge.citemarkHide));
     card.addEventListener("mouseleave", () => hideCardSoon(badge));
@@ -203,6 +304,8 @@
     cardOwner = null;
   }
 
+  // ------------------------------------------------------------------ summary and notice
+
   function summaryChip(container, summary) {
     container.querySelector(":scope > .citemark-summary")?.remove();
     const chip = el("div", {
@@ -217,12 +320,22 @@
     return chip;
   }
 
-  let noticeShown = false;
+  /** Where chat sites keep the box the user types in: the notice stays clear of it. */
+  const COMPOSER = "#prompt-textarea, textarea, [contenteditable='true'], [role='textbox'], form";
+  let notice = null;
+
+  /** Keep the notice above the lowest visible composer (or at the bottom right when there is none). */
+  function placeNotice() {
+    if (!notice?.isConnected) return;
+    const tops = [...document.querySelectorAll(COMPOSER)].filter((node) => !notice.contains(node)).map((node) => node.getBoundingClientRect())
+      .filter((box) => box.width > 0 && box.height > 0 && box.top > window.innerHeight / 3 && box.top < window.innerHeight).map((box) => box.top);
+    const clear = tops.length ? window.innerHeight - Math.min(...tops) + 12 : 16;
+    notice.style.bottom = `${Math.max(16, clear)}px`;
+  }
 
   function hostMissingNotice(message) {
-    if (noticeShown) return;
-    noticeShown = true;
-    const notice = el("div", { class: "citemark-notice", role: "alert", "data-citemark-ui": "", "data-citemark-notice": "host-missing" }, [
+    if (notice) return;
+    notice = el("div", { class: "citemark-notice", role: "alert", "data-citemark-ui": "", "data-citemark-notice": "host-missing" }, [
       el("strong", { text: "citemark can't check citations yet: its local helper is not installed." }),
       el("span", { text: " Install it with: " }),
       el("code", { text: INSTALL_HINT }),
@@ -232,6 +345,8 @@
     close.addEventListener("click", () => notice.remove());
     notice.append(close);
     document.body.append(notice);
+    placeNotice();
+    window.addEventListener("resize", placeNotice, { passive: true });
   }
 
   document.addEventListener("keydown", (event) => {
@@ -239,5 +354,5 @@
   });
   document.addEventListener("scroll", () => cardOwner && card && place(card, cardOwner), { passive: true });
 
-  globalThis.citemarkBadges = { VERDICTS, INSTALL_HINT, pendingBadge, setVerdict, setFailure, summaryChip, hostMissingNotice, hideCard };
+  globalThis.citemarkBadges = { VERDICTS, INSTALL_HINT, pendingBadge, attach, render, summaryChip, hostMissingNotice, hideCard };
 })();
