@@ -1,6 +1,6 @@
 """Accuracy of citemark (and its peers, side by side) on claim/source cases with human labels.
 
-    python bench/accuracy.py --data ../shared/bench/data/wice-dev.jsonl [--limit N] [--mode text|served]
+    python -m bench.accuracy --data ../shared/bench/data/wice-dev.jsonl [--limit N] [--mode text|served]
         [--system citemark --system citesure --system cic --system floor] [--model NAME] [--perturbed]
         --out REPORT.json
 
@@ -21,11 +21,9 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import metrics  # noqa: E402
-from bench.cases import load, perturb  # noqa: E402
-from bench.systems import SYSTEMS, Citemark  # noqa: E402
+from bench import metrics
+from bench.cases import load, perturb
+from bench.systems import SYSTEMS, Citemark
 
 
 def summarise(system, cases, predictions, seconds: float) -> dict:

@@ -1,6 +1,6 @@
 """The contrast suite: authored pages, each source fact stated in true and false variants, judged per kind.
 
-    python bench/contrast_suite.py [--model NAME] [--system citemark --system citesure ...] [--suite DIR]
+    python -m bench.contrast_suite [--model NAME] [--system citemark --system citesure ...] [--suite DIR]
         [--out bench/out/contrast.json]
 
 The suite (bench/contrast/) is ``pages/<slug>.html`` and ``claims.jsonl``, one
@@ -22,7 +22,7 @@ overall shares, and for citemark its verdict and reason counts per kind and the
 share of claims whose quoted window the model alone gives P(entailment) < 0.5.
 
 Prints a table, writes JSON (``--out``), and ``markdown()`` gives the section
-that bench/report.py puts in bench/REPORT.md (``python bench/report.py --only contrast``).
+that bench/report.py puts in bench/REPORT.md (``python -m bench.report --only contrast``).
 """
 
 from __future__ import annotations
@@ -37,11 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from bench.cases import Case, clean
+from bench.systems import SYSTEMS, Citemark, Prediction, citemark_models
 
-from bench.cases import Case, clean  # noqa: E402
-from bench.systems import SYSTEMS, Citemark, Prediction, citemark_models  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 SUITE = ROOT / "bench" / "contrast"
 OUT = ROOT / "bench" / "out" / "contrast.json"
@@ -342,7 +341,7 @@ def markdown(report: dict) -> str:
         "the same extracted text (`citemark.sources.extract`), with their own defaults. A cell is the share badged "
         "*supported*: recall on the true kinds, the false-supported rate on the false ones. The suite is a test: "
         "its pages and sentences never enter training data, synthetic templates or combiner fitting. "
-        "`python bench/report.py --only contrast` reruns this section alone.", "",
+        "`python -m bench.report --only contrast` reruns this section alone.", "",
     ]
     rows = table_rows(report)
     lines.append("| " + " | ".join(rows[0]) + " |")

@@ -1,7 +1,7 @@
 """The CI accuracy gate: a fixed ~100-case subset whose balanced accuracy must not fall below the pin.
 
-    python bench/floor.py            # measure and compare with bench/floor.json
-    python bench/floor.py --update   # re-pin (a deliberate commit that says why)
+    python -m bench.floor            # measure and compare with bench/floor.json
+    python -m bench.floor --update   # re-pin (a deliberate commit that says why)
 
 The subset is every 7th WiCE-dev case and every 24th AttributionBench-dev case
 (50 + 50), sources given as text, with the default model of a fresh install.
@@ -16,10 +16,8 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench import metrics  # noqa: E402
-from bench.cases import DATA, load  # noqa: E402
+from bench import metrics
+from bench.cases import DATA, load
 
 PIN = Path(__file__).with_name("floor.json")
 #: Scores of int8 models move slightly with batch composition; the gate allows this much.

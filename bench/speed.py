@@ -1,6 +1,6 @@
 """Speed of one realistic request: a 10-citation answer over 10 distinct ~6 k-character pages on 127.0.0.1.
 
-    python bench/speed.py [--model NAME] [--out bench/out/speed.json]
+    python -m bench.speed [--model NAME] [--out bench/out/speed.json]
 
 Measures, on this machine, with the model warm:
 - through the engine (library): time to the first verdict, time to all verdicts,
@@ -28,10 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.cases import DATA, load  # noqa: E402
-from bench.systems import _PageServer  # noqa: E402
+from bench.cases import DATA, load
+from bench.systems import _PageServer
 
 
 def pick_cases(count: int = 10):
