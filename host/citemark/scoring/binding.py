@@ -228,19 +228,32 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
             clauses.setdefault(evidence[j].clause, set()).add(i)
     if not clauses:
         return []
-    best = max(len(found) for found in clauses.values())
-    found = []
+    scoped_in: dict[int, list[tuple[int, str]]] = {}
     for clause, stated in clauses.items():
-        if len(stated) < best:
-            continue
         scoped = []
         for i in stated:
             cues = [_covered(evidence_scopes, j) for j in aligned[i] if evidence[j].clause == clause]
             if cues and all(cues) and _covered(claim_scopes, i) is None:
                 scoped.append((i, cues[0]))
-        if not scoped or len(scoped) * 3 < len(stated):
-            return []  # a clause that states as much of the claim without negating it
-        found += [f"{claim[i].text} (the source: “{cue} … {claim[i].text}”)" for i, cue in sorted(scoped)]
+        if scoped and len(scoped) * 3 >= len(stated):
+            scoped_in[clause] = scoped
+    plain = [stated for clause, stated in clauses.items() if clause not in scoped_in]
+    best_plain = max((len(stated) for stated in plain), default=0)
+    found = []
+    for clause, scoped in scoped_in.items():
+        # A negated clause counts when no plain clause states more of the claim, and what it
+        # negates is not stated plainly there ("carries road traffic only; it has never carried trains").
+        if len(clauses[clause]) < best_plain:
+            continue
+        unstated = [(i, cue) for i, cue in scoped if not any(i in stated for stated in plain
+                                                             if len(stated) == best_plain)]
+        found += [f"{claim[i].text} (the source: “{cue} … {claim[i].text}”)" for i, cue in sorted(unstated)]
+    if not found and words:
+        # What the claim ends on (its object or complement) is stated only under a negation.
+        last = max(words)
+        cues = [_covered(evidence_scopes, j) for j in aligned[last]]
+        if all(cues) and _covered(claim_scopes, last) is None:
+            found.append(f"{claim[last].text} (the source: “{cues[0]} … {claim[last].text}”)")
     return found
 
 
@@ -388,6 +401,13 @@ _MONTH_WORDS = frozenset(_words("""january february march april may june july au
 december jan feb mar apr jun jul aug sep sept oct nov dec"""))
 
 
+def _compatible(claimed: Quantity, stated: Quantity) -> bool:
+    """Whether two equal figures count the same thing ("up to 28 cars" is not "25 minutes")."""
+    if claimed.dimension or stated.dimension:
+        return claimed.dimension == stated.dimension
+    return not claimed.noun or not stated.noun or claimed.noun == stated.noun
+
+
 def _date_part(text: str, quantity: Quantity) -> bool:
     """"May 7", "7 May": a day of a date, not a figure of its own."""
     before = text[max(0, quantity.start - 12) : quantity.start].lower().split()
@@ -408,7 +428,7 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
         if quantity.is_year or _date_part(claim_text, quantity) or (quantity.dimension is None and quantity.value <= 12):
             continue  # a year belongs to an event, often stated sentences away, and "six studies" to no
             # subject: presence decides
-        places = [q for q in evidence_quantities if same_quantity(quantity, q)]
+        places = [q for q in evidence_quantities if same_quantity(quantity, q) and _compatible(quantity, q)]
         if not places:
             continue
         verdicts = [_bound(quantity, place, claim_quantities, evidence_quantities, evidence, claim_context,
@@ -704,10 +724,10 @@ _SCALES = (
                                               "generally", "occasionally", "rarely", "mostly", "commonly"}),
     ({"will", "must", "definitely", "certainly", "guarantees", "guaranteed", "always"},
      {"may", "might", "could", "can", "possibly", "likely", "probably", "perhaps", "potentially"}),
-    ({"proves", "proved", "proven", "demonstrates", "demonstrated", "confirms", "confirmed", "establishes",
-      "established", "shows", "showed"},
-     {"suggests", "suggested", "indicates", "indicated", "hints", "hinted", "associated", "linked", "correlated",
-      "may", "might", "could", "preliminary"}),
+    ({"prove", "proves", "proved", "proven", "demonstrate", "demonstrates", "demonstrated", "confirm", "confirms",
+      "confirmed", "establish", "establishes", "established"},
+     {"suggest", "suggests", "suggested", "indicate", "indicates", "indicated", "hint", "hints", "hinted",
+      "associated", "linked", "correlated", "may", "might", "could", "preliminary"}),
     ({"completely", "entirely", "fully", "totally", "wholly", "eliminates", "eliminated", "cures", "cured"},
      {"partly", "partially", "largely", "mostly", "reduces", "reduced", "lowers", "lowered", "eases", "eased"}),
 )

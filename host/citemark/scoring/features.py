@@ -22,6 +22,8 @@ __all__ = ["ClaimEvidence", "Measurement", "measure"]
 ON_TOPIC = 0.5
 #: Sentences either side of the quoted window where the claim's names other than its subject must be.
 AROUND = 2
+#: Sentences either side of the quoted window in which a figure's binding is read.
+NEIGHBOURHOOD = 2
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -92,7 +94,7 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         contra_i = None
     best = hits[best_i]
     guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best), around=_nearby(index, best, AROUND, 0),
-                         neighbourhood=_nearby(index, best, 1, 0))
+                         neighbourhood=_nearby(index, best, NEIGHBOURHOOD, 0))
     union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
                      index.idf, index.unseen_idf)
     features = {

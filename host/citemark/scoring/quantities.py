@@ -24,7 +24,7 @@ _WORDS = {
     "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30,
     "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90, "hundred": 100,
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
-    "eighth": 8, "ninth": 9, "tenth": 10, "dozen": 12,
+    "eighth": 8, "ninth": 9, "tenth": 10, "dozen": 12, "twice": 2, "thrice": 3,
 }
 #: Words that name a figure in passing ("one of", "the first", "a second") and are no claim of a figure.
 _INCIDENTAL = frozenset(["one", "first", "second"])
@@ -32,6 +32,7 @@ _INCIDENTAL = frozenset(["one", "first", "second"])
 _FRACTIONS = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25,
               "two thirds": 2 / 3, "two-thirds": 2 / 3, "three quarters": 0.75, "three-quarters": 0.75,
               "a fifth": 0.2, "one fifth": 0.2, "a tenth": 0.1, "one tenth": 0.1}
+_AS_SHARE = re.compile(r"\b(?:by|about|nearly|almost|roughly|over|than|just|around|some)\s+$", re.IGNORECASE)
 _FRACTION = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _FRACTIONS), key=len, reverse=True)) + r")\b",
                        re.IGNORECASE)
 
@@ -123,6 +124,9 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
         if token in _WORDS and (incidental or token not in _INCIDENTAL):
             found.append(Quantity(float(_WORDS[token]), token, False, match.start(), end=match.end()))
     for match in _FRACTION.finditer(text):
+        if not _AS_SHARE.search(text[max(0, match.start() - 12) : match.start()]) and not re.match(
+                r"\s+of\b", text[match.end() :]):
+            continue  # "half an hour" is no share; "half of the patients", "by more than half" are
         share = _FRACTIONS[match.group(1).lower()]
         found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end()))
     return found
