@@ -10,8 +10,10 @@ sources of rows:
   set, test on the other) to show how it transfers.
 - no ``--dev``: rows from the permissive grounding sets (whole premises, windowed
   by the engine's own retrieval; never ../shared/bench), plus number / entity /
-  negation swaps of their supported claims. Kept because it needs no benchmark
-  data at all; it transfers worse (see train/README.md).
+  negation swaps of their supported claims. With ``--held-out``, only the rows that
+  ``build_data.held_out`` keeps out of every training stage: no benchmark data is
+  fitted on, and the model is read on claims it never saw. The dev sets then only
+  measure.
 
 The threshold is chosen on the final verdicts (``verdict.decide``, guards
 included), averaged over the dev sets: the highest within ``TIE`` of the best.
@@ -48,7 +50,7 @@ from citemark.scoring.retrieve import EvidenceIndex
 from citemark.settings import Settings
 from citemark.types import Document, Label
 from citemark.verdict import decide
-from train.build_data import PERMISSIVE, negate, read, swap_entity, swap_number
+from train.build_data import PERMISSIVE, held_out, negate, read, swap_entity, swap_number
 
 HERE = Path(__file__).resolve().parent
 
@@ -57,13 +59,16 @@ SETS = ["expertqa", "factcheck_gpt", "ragtruth_subset", "wice_nst_train", "scifa
         "summedits", "fib", "xsumfaith", "factcg_cg2c", "fever_symmetric"]
 
 
-def rows_for_fitting(count: int, seed: int, heldout_ids: set[str]) -> list[dict]:
+def rows_for_fitting(count: int, seed: int, heldout_ids: set[str], *, held: bool = False) -> list[dict]:
+    """Rows of the permissive grounding sets, each set balanced, plus swaps of supported claims.
+    ``held``: only the rows ``build_data.held_out`` keeps out of every training stage, so that
+    the combiner reads the model on claims it never trained on."""
     rng = random.Random(seed)
     per_set = max(50, count // len(SETS))
     chosen: list[dict] = []
     for name in SETS:
         assert name in PERMISSIVE
-        rows = [r for r in read(name) if r["id"] not in heldout_ids]
+        rows = [r for r in read(name) if held_out(r)] if held else [r for r in read(name) if r["id"] not in heldout_ids]
         positives = [r for r in rows if r["label"] == "entailment"]
         negatives = [r for r in rows if r["label"] != "entailment"]
         rng.shuffle(positives)
@@ -255,6 +260,9 @@ def main() -> None:
                         help="fit on these benchmark files (cross-fitting: fit on one, evaluate on the other)")
     parser.add_argument("--out", type=Path, help="write the combiner JSON here instead of into the pack / combiners.json")
     parser.add_argument("--l2", type=float, default=1.0, help="L2 penalty of the logistic fit")
+    parser.add_argument("--held-out", action="store_true",
+                        help="without --dev: fit on the training sets' held-out rows only (never trained on; "
+                             "what the shipped combiners use, so that no benchmark data is fitted on)")
     parser.add_argument("--cross-validate", action="store_true",
                         help="with --dev: estimate the fitted combiner's balanced accuracy on unseen claims (5 folds by page)")
     parser.add_argument("--swaps", type=int, default=0,
@@ -274,7 +282,7 @@ def main() -> None:
     heldout_ids = set()
     if args.heldout.exists():
         heldout_ids = {json.loads(line)["id"] for line in args.heldout.read_text().splitlines() if '"id"' in line}
-    rows = rows_for_fitting(args.rows, args.seed, heldout_ids) if not args.dev else dev_rows(args.dev)
+    rows = rows_for_fitting(args.rows, args.seed, heldout_ids, held=args.held_out) if not args.dev else dev_rows(args.dev)
     if args.dev and args.swaps:
         swaps = [r for r in rows_for_fitting(args.swaps * 4, args.seed, heldout_ids) if r.get("synthetic")][: args.swaps]
         rows += [{**r, "group": "swaps"} for r in swaps]
@@ -288,7 +296,8 @@ def main() -> None:
             args.out.write_text(json.dumps(result, indent=2) + "\n")
         return
     kept = [(record, r["label"] == "entailment", r.get("group", "")) for record, r in zip(records, rows) if record]
-    source = ", ".join(p.stem for p in args.dev) if args.dev else f"{', '.join(SETS)} (+ swaps)"
+    source = ", ".join(p.stem for p in args.dev) if args.dev else (
+        f"held-out rows of {', '.join(SETS)} (+ swaps)" if args.held_out else f"{', '.join(SETS)} (+ swaps)")
     combiner = fit_combiner(kept, names, args.l2, refutable=pack is not None, fitted_on=f"{len(kept)} rows of {source}",
                             log=print)
     print(json.dumps(combiner.to_dict(), indent=2))
