@@ -246,7 +246,7 @@
   const chatgptThread = layout({
     name: "thread",
     selectors: {
-      answer: '[data-chatgpt-search-unit-key$=":assistant"]',
+      answer: '[data-chatgpt-search-unit-key$=":assistant"], [data-content-search-unit-key$=":assistant"]',
       content: '[data-markdown-text-style="assistant-message"]',
       final: "[data-chatgpt-selection-message-id]",
       stop: 'button[data-testid="stop-button"]',
