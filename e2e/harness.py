@@ -399,6 +399,7 @@ def self_check(browser: Browser, url_prefix: str) -> dict[str, Any]:
             "detail": popup.text("#page-detail"),
             "diagnostics": json.loads(diagnostics),
             "raw": diagnostics,
+            "copied": popup.text("#copy-state"),
         }
     finally:
         popup.close()

@@ -35,6 +35,7 @@ def test_diagnostics_name_the_selectors_tried_and_copy_no_page_text(browser: Bro
     assert report["answers"] == 2 and report["citations"] == 3 and report["streaming"] == 1
     for text in ("Danube", "kilometres", "How long", "127.0.0.1", "/c/light"):
         assert text not in check["raw"]
+    assert check["copied"] == "Copied — it holds no page text."  # navigator.clipboard.writeText resolved
     page.close()
 
 
