@@ -25,14 +25,15 @@ def test_the_popup_counts_what_it_reads_and_names_the_layout(browser: Browser):
 
 def test_diagnostics_name_the_selectors_tried_and_copy_no_page_text(browser: Browser):
     page = browser.page("https://chatgpt.com/c/light-diagnostics")
-    verdicts(page, "#msg-a1", count=2)
+    verdicts(page, "#msg-a1", count=3)
     check = self_check(browser, "https://chatgpt.com/c/light-diagnostics")
     report = check["diagnostics"]
     assert report["site"] == "chatgpt" and report["layout"] == "lightweight"
     tried = {entry["layout"]: entry for entry in report["layoutsTried"]}
     assert tried["classic"]["answers"] == 0 and tried["thread"]["answers"] == 0 and tried["lightweight"]["answers"] == 2
     assert tried["lightweight"]["selectors"]["answer"] == 'li[data-message-role="assistant"]'
-    assert report["answers"] == 2 and report["citations"] == 3 and report["streaming"] == 1
+    assert report["answers"] == 2 and report["citations"] == 4 and report["streaming"] == 1
+    assert report["deferred"] == 2  # the trigger whose sources appear only when clicked
     for text in ("Danube", "kilometres", "How long", "127.0.0.1", "/c/light"):
         assert text not in check["raw"]
     assert check["copied"] == "Copied — it holds no page text."  # navigator.clipboard.writeText resolved

@@ -56,15 +56,21 @@ def test_chatgpt_classic_grouped_pill_checks_every_source(browser: Browser):
 
 def test_chatgpt_lightweight_layout_reads_payload_buttons(browser: Browser):
     page = browser.page("https://chatgpt.com/c/light")
-    assert verdicts(page, "#msg-a1", count=2) == ["supported", "contradicted"]
-    grouped, single = badge_details(page, "#msg-a1")
+    assert verdicts(page, "#msg-a1", count=3) == ["supported", "contradicted", None]
+    grouped, single, unopened = badge_details(page, "#msg-a1")
     assert grouped["sources"] == 2 and grouped["deferred"] == 0  # both sources are in the payload
     assert single["sources"] == 1
+    assert unopened["label"] == "open to check" and unopened["deferred"] == 2  # a grouped trigger without a payload
     assert page.count('[role="group"][aria-label="Sources"] .citemark-badge') == 0  # the source strip is not a citation
     page.hover(f"#msg-a1 {BADGES}")
     page.wait_for_selector(".citemark-card .citemark-card-sources")
     assert page.count(".citemark-card-sources > li") == 2
     page.mouse_move(0, 0)
+    page.wait_gone(".citemark-card")
+    page.click("#group-trigger")
+    page.wait_for("() => !document.querySelector('#msg-a1 .citemark-badge[data-citemark-deferred]')", timeout=30)
+    assert verdicts(page, "#msg-a1", count=3) == ["supported", "contradicted", "supported"]
+    assert badge_details(page, "#msg-a1")[2]["sources"] == 2
     assert page.count(f'[data-message-role="assistant"][data-message-streaming] {BADGES}') == 0
     page.evaluate("() => window.fixture.finish()")
     assert verdicts(page, "#msg-a2") == ["supported"]
@@ -143,7 +149,7 @@ def test_badges_stay_on_their_pill_line_at_every_width(browser: Browser):
     """At any width the badge shares a line with its citation: pill and badge wrap together or not at all."""
     for url, scope, count in (
         ("https://chatgpt.com/c/layout", '[data-message-id="a1"]', 4),
-        ("https://chatgpt.com/c/light-layout", "#msg-a1", 2),
+        ("https://chatgpt.com/c/light-layout", "#msg-a1", 3),
         ("https://www.perplexity.ai/search/layout", "[data-workflow-final-text]:not(#second)", 3),
         ("https://gemini.google.com/app/layout", "#c1 model-response", 2),
         ("https://claude.ai/chat/layout", '[data-test-render-count="1"] [data-is-streaming]', 4),
