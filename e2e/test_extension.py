@@ -86,6 +86,10 @@ def test_claude_answer_gets_badges_with_footnotes_resolved(browser: Browser):
     assert found[1] == "supported"  # footnote 1 -> Black Sea
     assert found[2] not in ("supported", None)  # footnote 2 -> the Baltic claim
     assert found[-1] == "unreachable"  # HTTP 410
+    page.hover(".chip .citemark-badge")  # the domain chip: the card names it as the page does
+    page.wait_for_selector(".citemark-card")
+    assert "unesco.example" in page.text(".citemark-card .citemark-card-source")
+    page.mouse_move(0, 0)
     page.screenshot(ARTIFACTS / f"claude-verified-{browser.name}.png", full_page=True)
     page.close()
 

@@ -56,11 +56,14 @@
 
   // ------------------------------------------------------------------ readers: element → citation
 
+  /** A link labelled only with a domain ("unesco.example") names its source; it is not part of the claim. */
+  const DOMAIN_LABEL = /^(?:www\.)?[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
+
   /** An <a href>: one source, or a grouped pill ("site +1") whose other sources only its hover card shows. */
   function readLink(a, { pill = false } = {}) {
     if (!isCitationLink(a)) return null;
     const { label, more } = pillLabel(a.textContent);
-    const looksLikePill = pill || more > 0;
+    const looksLikePill = pill || more > 0 || DOMAIN_LABEL.test(label);
     const found = source(a.href, { title: a.getAttribute("title") || "", site: looksLikePill ? label : "" });
     return found && { element: a, kind: "link", pill: looksLikePill, label, sources: [found], deferred: more };
   }

@@ -287,8 +287,8 @@
 
   function checkOpened(record, links) {
     const start = record.sources.length;
-    const added = links.map((found, i) => ({ ...found, site: found.site || (start === 0 ? record.label : ""), ref: `${record.ref}.${start + i}`,
-      state: "pending", opened: true }));
+    const added = links.map((found, i) => ({ ...found, site: names(found, record.label) ? record.label : found.site,
+      ref: `${record.ref}.${start + i}`, state: "pending", opened: true }));
     record.sources.push(...added);
     record.deferred = Math.max(0, record.deferred - added.length);
     const asking = added.filter((found) => {
