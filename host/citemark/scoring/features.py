@@ -22,6 +22,8 @@ __all__ = ["ClaimEvidence", "Measurement", "measure"]
 ON_TOPIC = 0.5
 #: Sentences either side of the quoted window where the claim's names other than its subject must be.
 AROUND = 2
+#: Fewer words than this make a heading, not a passage to quote.
+MIN_QUOTE_WORDS = 5
 #: Sentences either side of the quoted window in which a figure's binding is read.
 NEIGHBOURHOOD = 2
 
@@ -85,16 +87,18 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
     """Choose the evidence window and compute the combiner's features."""
     document_coverage = index.document_coverage(claim).weighted
     top = hits[0]  # best by retrieval
+    # A heading ("Terms", "Output") is no evidence: it cannot be the quoted passage when a sentence can.
+    quotable = [i for i, h in enumerate(hits) if len(h.text.split()) >= MIN_QUOTE_WORDS] or list(range(len(hits)))
     if nli is not None:
-        best_i = _most_precise(hits, [s.entailment for s in nli])
+        best_i = _most_precise(hits, [s.entailment if i in quotable else -1.0 for i, s in enumerate(nli)])
         on_topic = [i for i, h in enumerate(hits) if h.coverage.terms >= ON_TOPIC]
         contra_i = max(on_topic, key=lambda i: nli[i].contradiction) if on_topic else None
     else:
-        best_i = _most_precise(hits, [h.coverage.weighted for h in hits])
+        best_i = _most_precise(hits, [h.coverage.weighted if i in quotable else -1.0 for i, h in enumerate(hits)])
         contra_i = None
     best = hits[best_i]
     guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best), around=_nearby(index, best, AROUND, 0),
-                         neighbourhood=_nearby(index, best, NEIGHBOURHOOD, 0))
+                         neighbourhood=_nearby(index, best, NEIGHBOURHOOD, 0), retrieved=_retrieved(index, hits))
     union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
                      index.idf, index.unseen_idf)
     features = {
@@ -131,6 +135,12 @@ def _nearby(index: EvidenceIndex, hit: Hit, radius: int = 8, opening: int = 5) -
     parts = [index.text[spans[i].start : spans[i].end] for i in range(min(opening, len(spans)))]
     parts.append(index.text[spans[first].start : spans[last].end])
     return "\n".join(parts)
+
+
+def _retrieved(index: EvidenceIndex, hits: list[Hit]) -> str:
+    """Every sentence of the retrieved windows, once each, in page order."""
+    chosen = sorted({i for h in hits for i in range(h.window.first, h.window.last + 1)})
+    return "\n".join(index.text[index.sentences[i].start : index.sentences[i].end] for i in chosen)
 
 
 def _most_precise(hits: list[Hit], scores: list[float]) -> int:
