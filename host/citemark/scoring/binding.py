@@ -120,7 +120,8 @@ def tokenize(text: str) -> list[Token]:
                 lower == "from" and tokens and tokens[-1].lower in ("up", "down")) or (
                 lower in ("with", "to") and tokens and tokens[-1].lower == "compared"):
             clause += 1  # "…, down from 4.6 million": the figure compared with is another clause's
-        token_stem = lower.replace(",", "") if lower[0].isdigit() else _stem(re.sub(r"['’]s$", "", lower))
+        token_stem = lower.replace(",", "") if lower[0].isdigit() else _stem(
+            _LEMMAS.get(lower, re.sub(r"['’]s$", "", lower)))
         joined = bool(tokens) and not text[tokens[-1].end : match.start()].strip()
         tokens.append(Token(raw, lower, token_stem, match.start(), match.end(), sentence, clause, raw[0].isupper(),
                             joined))
@@ -132,7 +133,8 @@ def tokenize(text: str) -> list[Token]:
 _STOP = frozenset(
     _words("a an the of to in on at by for from with as is are was were be been being has have had do does did it its "
     "this that these those there their his her he she they we you i and or so than then also which who whom whose "
-    "what when where while about into over under after before during between among per via s can could will "
+    "what when where while about into over under after before during between among per via s off him them me us "
+    "itself himself herself themselves can could will "
     "would may might must should shall")
 )
 
@@ -174,20 +176,22 @@ SCOPE = 8
 PRIVATIVE_SCOPE = 5
 
 
-def _negation_scopes(tokens: list[Token]) -> list[tuple[int, int, str]]:
-    """(first, last, cue) token ranges that a negation covers, within one clause."""
+def _negation_scopes(tokens: list[Token], reach: int | None = None) -> list[tuple[int, int, str]]:
+    """(first, last, cue) token ranges that a negation covers, within one clause (``reach``: how
+    many words a plain negation covers at most)."""
+    plain_reach = SCOPE if reach is None else reach
     scopes = []
     n = len(tokens)
     i = 0
     while i < n:
         token = tokens[i]
         lower = token.lower
-        cue, width, reach = None, 1, SCOPE
+        cue, width, reach = None, 1, plain_reach
         for phrase in _PHRASES:
             if tuple(t.lower for t in tokens[i : i + len(phrase)]) == phrase:
                 cue, width = " ".join(phrase), len(phrase)
                 reach = PRIVATIVE_SCOPE if phrase in (("rather", "than"), ("instead", "of"), ("free", "of"),
-                                                      ("other", "than")) else SCOPE
+                                                      ("other", "than")) else plain_reach
                 break
         if cue is None and (lower in _NEGATORS or lower.endswith("n't")):
             cue = lower
@@ -216,8 +220,10 @@ def _negation_scopes(tokens: list[Token]) -> list[tuple[int, int, str]]:
             if nxt.lower in ("and", "or") and last + 2 < n and tokens[last + 2].lower in _AUXILIARIES | _PRONOUNS | {
                     "then", "plus", "also", "so", "yet", "still"}:
                 break
-            if nxt.lower in ("but", "which", "that", "because", "so", "since"):
+            if nxt.lower in ("but", "which", "because", "so", "since"):
                 break
+            if nxt.lower == "that" and not _reports(tokens[last]):
+                break  # "the cells that produce" ends it; "stops short of claiming that …" does not
             last += 1
         if last >= i + width:
             scopes.append((i + width, last, cue))
@@ -226,6 +232,15 @@ def _negation_scopes(tokens: list[Token]) -> list[tuple[int, int, str]]:
             scopes.append((max(0, i - 3), i - 1, cue))
         i += width
     return scopes
+
+
+def _reports(token: Token) -> bool:
+    """A verb whose "that" clause it governs: "claiming that", "did not say that"."""
+    return token.lower.endswith("ing") or _lemma(token.lower) in _REPORTING
+
+
+_REPORTING = frozenset(["say", "said", "claim", "show", "prove", "suggest", "find", "think", "believ", "expect",
+                        "confirm", "stat", "report", "mean", "conclud", "agre"])
 
 
 def _covered(scopes: list[tuple[int, int, str]], index: int) -> str | None:
@@ -239,7 +254,7 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
     """Negated words of the clauses that state most of the claim ("… without a garbage collector"),
     when the claim asserts them. (A claim that negates what the evidence states without any
     negation is ``GuardResult.negation_mismatch``.)"""
-    claim_scopes = _negation_scopes(claim)
+    claim_scopes = _negation_scopes(claim, reach=SCOPE + 6)  # generous: "could not afford … to compete"
     evidence_scopes = _negation_scopes(evidence)
     words = [i for i in aligned if not claim[i].lower[0].isdigit()]
     clauses: dict[int, set[int]] = {}
@@ -263,8 +278,13 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
     for i in words:
         if _claim_verb(claim, i) and _covered(claim_scopes, i) is None and all(
                 _covered(evidence_scopes, j) for j in aligned[i]):
-            cue = _covered(evidence_scopes, aligned[i][0])
-            return [f"{claim[i].text} (the source: “{cue} … {evidence[aligned[i][0]].text}”)"]
+            scope = next(sc for sc in evidence_scopes if sc[0] <= aligned[i][0] <= sc[1])
+            objects = _neighbours(claim, i, aligned, +1, 3)
+            verb_at = aligned[i][0]
+            if objects and all(j > scope[1] and evidence[j].clause != evidence[verb_at].clause
+                               for k in objects for j in aligned[k]):
+                continue  # "not permitted on Hollm but allowed on Ulla" says nothing against "permitted on Ulla"
+            return [f"{claim[i].text} (the source: “{scope[2]} … {evidence[aligned[i][0]].text}”)"]
     scoped_in: dict[int, list[tuple[int, str]]] = {}
     for clause, stated in clauses.items():
         scoped = []
@@ -752,14 +772,15 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
     evidence_names = {i for run in _names(evidence) for i in run}
     found = []
     for v in sorted(aligned):
-        if claim[v].stem in _SYMMETRIC or not _verb_like(claim, v):
+        if claim[v].stem in _SYMMETRIC or not _verb_like(claim, v) or claim[v].lower[0].isdigit() or not (
+                _claim_verb(claim, v) or _past_or_present(claim[v].lower)):
             continue
-        befores, afters = _neighbours(claim, v, aligned, -1, 5), _neighbours(claim, v, aligned, +1, 5)
+        befores = [k for k in _neighbours(claim, v, aligned, -1, 5) if _participant(claim, k, claim_names)]
+        afters = [k for k in _neighbours(claim, v, aligned, +1, 5) if _participant(claim, k, claim_names)]
         if not befores or not afters:
             continue
         a, b = befores[0], afters[0]
-        if claim[a].stem == claim[b].stem or not (_participant(claim, a, claim_names)
-                                                  and _participant(claim, b, claim_names)):
+        if claim[a].stem == claim[b].stem:
             continue
         for ev in aligned[v]:
             if not _verb_like(evidence, ev):
@@ -784,6 +805,7 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
 _SCALES = (
     ({"all", "every", "entire", "whole", "universally", "everyone", "everybody"},
      {"most", "many", "some", "several", "majority", "few", "half", "part", "much"}),
+    ({"most", "majority"}, {"several", "some", "few", "minority", "handful"}),
     ({"always", "invariably", "constantly"}, {"often", "usually", "sometimes", "frequently", "typically",
                                               "generally", "occasionally", "rarely", "mostly", "commonly"}),
     ({"will", "must", "definitely", "certainly", "guarantees", "guaranteed", "always"},
@@ -797,9 +819,18 @@ _SCALES = (
 )
 
 
-def _overstated(claim: list[Token], evidence: list[Token]) -> list[str]:
+def _overstated(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+    """Read in the clause that states most of the claim: "will speed up" is not "may speed up",
+    whatever "will not help" says in the next clause."""
     claim_words = {t.lower for t in claim}
-    evidence_words = {t.lower for t in evidence}
+    counts: dict[int, set[int]] = {}
+    for i, places in aligned.items():
+        for j in places:
+            counts.setdefault(evidence[j].clause, set()).add(i)
+    if not counts:
+        return []
+    best = max(len(found) for found in counts.values())
+    evidence_words = {t.lower for t in evidence if len(counts.get(t.clause, ())) == best}
     found = []
     for strong, weak in _SCALES:
         said = claim_words & strong
@@ -830,7 +861,7 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
         unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens)),
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned)),
-        overstated=tuple(_overstated(claim_tokens, evidence_tokens)),
+        overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned)),
     )
 
 
