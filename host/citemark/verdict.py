@@ -129,6 +129,7 @@ _BINDING_REASONS = (
     ("reversed_roles", "roles_reversed", "The source has the roles the other way round"),
     ("other_roles", "name_in_other_role", "The source names someone else in this role"),
     ("unbound_figures", "figure_of_other_subject", "The source gives this figure for something else"),
+    ("redated", "other_date", "The source dates this otherwise"),
 )
 #: The model reads the quoted passage as stating the claim: P(entailment) at least this.
 MODEL_AGREES = 0.5

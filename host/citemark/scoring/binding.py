@@ -22,7 +22,9 @@ can follow, and each names what it found:
 - **role reversal**: the two parties of the claim's relation swapped ("A beat B"
   against "B beat A"), with passive voice read as such;
 - **quantifiers**: the claim says "all", "always", "will" or "proves" where the
-  evidence says "most", "often", "may" or "suggests".
+  evidence says "most", "often", "may" or "suggests";
+- **dates**: a year of the claim that the source gives to another event, while the
+  clause with the claim's event word gives another year ("completed in 2019").
 
 Precision is the point: a check that cannot tell stays silent, so that what it
 reports can be trusted to keep a false claim from being badged supported.
@@ -83,11 +85,12 @@ class Binding:
     other_roles: tuple[str, ...] = ()  # "Brendan Eich (designed: the source names Graydon Hoare)"
     reversed_roles: tuple[str, ...] = ()  # "tenant / landlord (pay)"
     overstated: tuple[str, ...] = ()  # "all ≠ most"
+    redated: tuple[str, ...] = ()  # "2015 (the source dates it 2019)"
 
     @property
     def conflicts(self) -> bool:
         return bool(self.negated or self.opposites or self.unbound_figures or self.other_roles
-                    or self.reversed_roles)
+                    or self.reversed_roles or self.redated)
 
 
 _WORD = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*|[;:\u2014]|\s[\u2013-]\s", re.UNICODE)
@@ -485,6 +488,8 @@ years year months month days day hours hour minutes minute seconds second people
 about around roughly approximately nearly almost some over under more less than up down high tall long wide"""))
 
 
+#: How many words either side of a claim's figure say what the figure belongs to.
+FIGURE_REACH = 6
 #: How many words after a figure its year may stand and still be its own ("$3.6bn in 2023").
 PHRASE_AFTER = 4
 _MONTH_WORDS = frozenset(_words("""january february march april may june july august september october november
@@ -512,8 +517,7 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
     evidence_quantities = parse_quantities(evidence_text)
     if not claim_quantities or not evidence_quantities:
         return []
-    claim_context = {t.stem for t in claim if _content(t) and not t.lower[0].isdigit() and t.stem not in _UNIT_WORDS}
-    claim_names = frozenset().union(*(_name_key(claim, run) for run in _names(claim)))
+    runs = _names(claim)
     found = []
     for quantity in claim_quantities:
         if quantity.is_year or _date_part(claim_text, quantity) or (quantity.dimension is None and quantity.value <= 12):
@@ -522,6 +526,13 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
         places = [q for q in evidence_quantities if same_quantity(quantity, q) and _compatible(quantity, q)]
         if not places:
             continue
+        # What the claim attaches this figure to: its words and names within a few words of it.
+        at = _token_at(claim, quantity.start) or 0
+        near = range(max(0, at - FIGURE_REACH), at + FIGURE_REACH + 1)
+        claim_context = {t.stem for k, t in enumerate(claim) if k in near and _content(t) and not t.lower[0].isdigit()
+                         and t.stem not in _UNIT_WORDS}
+        local = [run for run in runs if any(k in near for k in run)] or runs
+        claim_names = frozenset().union(*(_name_key(claim, run) for run in local))
         verdicts = [_bound(quantity, place, claim_quantities, evidence_quantities, evidence, claim_context,
                            claim_names) for place in places]
         if any(v is None for v in verdicts):
@@ -546,12 +557,14 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
     if index is None:
         return None
     weigh = (lambda unit: len(claim_names & unit)) if claim_names else (lambda unit: len(claim_context & unit))
-    enough = 1 if claim_names else 2
+    enough = 2
     for other in evidence_quantities:
         if other.is_year or other is place or not _compatible(quantity, other) or not _compatible(place, other):
             continue
         if (not other.dimension and other.value <= 12) or any(same_quantity(c, other) for c in claim_quantities):
             continue
+        if abs(other.value - place.value) <= 0.1 * max(abs(other.value), abs(place.value)):
+            continue  # 828 m and 830 m are one figure told two ways, not two subjects' figures
         at = _token_at(evidence, other.start)
         if at is None:
             continue
@@ -559,7 +572,13 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
         key = (lambda t: t.clause) if same_sentence else (lambda t: t.sentence)
         ours = {t.stem for t in evidence if key(t) == key(evidence[index])}
         theirs = {t.stem for t in evidence if key(t) == key(evidence[at])}
-        if weigh(theirs) >= enough and weigh(theirs) > weigh(ours):
+        if claim_names:
+            foreign = any(not _name_key(evidence, run) <= claim_names for run in _names(evidence)
+                          if key(evidence[run[0]]) == key(evidence[index]))
+            misplaced = weigh(theirs) > weigh(ours) and (foreign or weigh(ours) == 0)
+        else:
+            misplaced = weigh(theirs) >= max(enough, weigh(ours) + 2)
+        if misplaced:
             return f"the source gives the claim's subject {other.text}"
     # A claim's year goes with its other figure: "$3.6bn in 2022" is not "$3.6bn in 2023".
     claim_years = [q for q in claim_quantities if q.is_year]
@@ -583,6 +602,40 @@ def _token_at(tokens: list[Token], offset: int) -> int | None:
         if token.start > offset:
             return i
     return None
+
+
+def _date_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token]) -> list[str]:
+    """A claim's year that the source gives to the claim's event as another year: "completed in
+    2015" where the clause with "completed" says 2019 and not 2015 (2015 being the floods')."""
+    found = []
+    evidence_years = [q for q in parse_quantities(evidence_text) if q.is_year]
+    if not evidence_years:
+        return []
+    year_at = {(_token_at(evidence, q.start) or 0): q for q in evidence_years}
+    for year in (q for q in parse_quantities(claim_text) if q.is_year):
+        at = _token_at(claim, year.start)
+        if at is None:
+            continue
+        context = next((claim[k] for k in range(at - 1, max(-1, at - 7), -1) if _claim_verb(claim, k)
+                        or _past_or_present(claim[k].lower) and not claim[k].capital
+                        and not claim[k].lower.endswith("s")), None)  # the event's verb: "completed in 2015"
+        if context is None:
+            continue
+        places = [j for j, t in enumerate(evidence) if t.stem == context.stem]
+        verdicts = []
+        for j in places:
+            years = {i: q for i, q in year_at.items() if evidence[i].clause == evidence[j].clause}
+            if not years:
+                continue
+            if any(same_quantity(year, q) for q in years.values()):
+                verdicts.append(None)
+                break
+            after = [i for i in years if i > j]
+            nearest = years[min(after) if after else max(years)]
+            verdicts.append(nearest.text)
+        if verdicts and all(verdicts):
+            found.append(f"{year.text} (the source: “{context.text} … {verdicts[0]}”)")
+    return found
 
 
 # --------------------------------------------------------------------------------- role binding
@@ -862,6 +915,8 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned)),
         overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned)),
+        redated=tuple(_date_conflicts(claim, claim_tokens, retrieved if retrieved is not None else evidence,
+                                      read_tokens)),
     )
 
 
@@ -869,7 +924,8 @@ def describe(binding: Binding) -> Iterable[str]:
     """One readable line per finding."""
     for label, items in (("negated", binding.negated), ("opposite", binding.opposites),
                          ("figure", binding.unbound_figures), ("role", binding.other_roles),
-                         ("reversed", binding.reversed_roles), ("overstated", binding.overstated)):
+                         ("reversed", binding.reversed_roles), ("overstated", binding.overstated),
+                         ("date", binding.redated)):
         for item in items:
             yield f"{label}: {item}"
 
