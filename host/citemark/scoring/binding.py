@@ -166,6 +166,8 @@ _PHRASES = (("no", "longer"), ("rather", "than"), ("instead", "of"), ("far", "fr
             ("stops", "short", "of"), ("stopped", "short", "of"), ("stop", "short", "of"), ("decided", "against"),
             ("voted", "against"), ("opted", "against"), ("declined", "to"), ("declines", "to"), ("yet", "to"),
             ("rejected", "calls", "to"), ("rejected", "a", "proposal", "to"), ("rejected", "plans", "to"))
+#: The first words of the multi-word cues, as a clause's sign that it negates something.
+_PRIVATIVE_WORDS = frozenset(phrase[0] for phrase in _PHRASES) - {"other", "free", "far", "yet"}
 #: Contrastive privatives: "MQL rather than SQL" says the claim's "SQL" is the road not taken.
 _CONTRASTIVE = ("rather than", "instead of")
 #: Words after "not" that make it deny nothing, or deny only a degree ("not only", "no later than").
@@ -220,9 +222,9 @@ def _negation_scopes(tokens: list[Token], reach: int | None = None) -> list[tupl
             nxt = tokens[last + 1]
             if not nxt.joined and last + 1 > i + width:
                 break  # "but not naive, CD4+ cells …": a comma ends what a negation covers
-            if nxt.lower in ("and", "or") and last + 2 < n and tokens[last + 2].lower in _AUXILIARIES | _PRONOUNS | {
-                    "then", "plus", "also", "so", "yet", "still"}:
-                break
+            if nxt.lower in ("and", "or") and last + 2 < n and (tokens[last + 2].lower in _AUXILIARIES | _PRONOUNS | {
+                    "then", "plus", "also", "so", "yet", "still"} or _past_or_present(tokens[last + 2].lower)):
+                break  # "refuses to do it and considers leaving": the second verb is its own
             if nxt.lower in ("but", "which", "because", "so", "since"):
                 break
             if nxt.lower == "that" and not _reports(tokens[last]):
@@ -278,7 +280,10 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
             continue  # not the clause that states the claim
         if rejected and chosen is not None and chosen.stem not in {t.stem for t in claim}:
             return [f"{claim[rejected[0]].text} (the source: “{chosen.text} {cue} {claim[rejected[0]].text}”)"]
+    negative_claim = any(t.lower in _NEGATORS or t.lower.endswith("n't") for t in claim)
     for i in words:
+        if negative_claim:
+            break  # "have found no evidence", "while mixtures are not": the claim denies something itself
         if _claim_verb(claim, i) and _covered(claim_scopes, i) is None and all(
                 _covered(evidence_scopes, j) for j in aligned[i]):
             scope = next(sc for sc in evidence_scopes if sc[0] <= aligned[i][0] <= sc[1])
@@ -322,6 +327,13 @@ def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[in
                      clauses: dict[int, set[int]]) -> list[str]:
     """The claim negates ("will not join the board") what the clause stating it says plainly
     ("will join the board")."""
+    targets = set()
+    for first, last, _cue in claim_scopes:
+        target = next((k for k in range(first, last + 1) if _content(claim[k])), None)
+        if target is not None:
+            targets.add(target)
+    if not targets & set(aligned):
+        return []  # "showed no remorse during the trial": what is denied (remorse) is not in the source
     negated = [i for i in aligned if _covered(claim_scopes, i) and not claim[i].lower[0].isdigit()]
     if not negated:
         return []
@@ -329,10 +341,11 @@ def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[in
     best = max(len(found) for found in holding.values())
     if best * 2 < len(negated):
         return []
+    cued = {t.clause for t in evidence if t.lower in _NEGATORS or t.lower.endswith("n't") or t.lower in _PRIVATIVE_WORDS}
     for clause, found in holding.items():
-        if len(found) == best and any(_covered(evidence_scopes, j) for i in found for j in aligned[i]
-                                      if evidence[j].clause == clause):
-            return []  # the source negates it too
+        if len(found) == best and (clause in cued or any(_covered(evidence_scopes, j) for i in found
+                                                         for j in aligned[i] if evidence[j].clause == clause)):
+            return []  # the source negates it too ("unable, due to her condition, to attend")
     i = min(negated)
     return [f"{claim[i].text} (the claim says “{_covered(claim_scopes, i)}”; the source states it without)"]
 
@@ -616,9 +629,9 @@ def _date_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evi
         at = _token_at(claim, year.start)
         if at is None:
             continue
-        context = next((claim[k] for k in range(at - 1, max(-1, at - 7), -1) if _claim_verb(claim, k)
-                        or _past_or_present(claim[k].lower) and not claim[k].capital
-                        and not claim[k].lower.endswith("s")), None)  # the event's verb: "completed in 2015"
+        context = next((claim[k] for k in range(at - 1, max(-1, at - 7), -1) if not claim[k].capital and (
+            claim[k].lower in _IRREGULAR or claim[k].lower in _LEMMAS
+            or len(claim[k].lower) > 4 and claim[k].lower.endswith("ed"))), None)  # the event: "completed in 2015"
         if context is None:
             continue
         places = [j for j, t in enumerate(evidence) if t.stem == context.stem]
