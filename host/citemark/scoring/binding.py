@@ -928,8 +928,7 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned)),
         overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned)),
-        redated=tuple(_date_conflicts(claim, claim_tokens, retrieved if retrieved is not None else evidence,
-                                      read_tokens)),
+        redated=tuple(_date_conflicts(claim, claim_tokens, evidence, evidence_tokens)),
     )
 
 
