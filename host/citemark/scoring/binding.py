@@ -494,7 +494,7 @@ def _turned_round(before: list[int], after: list[int], j: int, evidence: list[To
 
 # ------------------------------------------------------------------------------- figure binding
 
-_UNIT_WORDS = frozenset(stem(w) for w in _words("""m km cm mm metre metres meter meters kilometre kilometres kilometer
+_UNIT_WORDS = frozenset(_stem(w) for w in _words("""m km cm mm metre metres meter meters kilometre kilometres kilometer
 kilometers mile miles ft feet foot inch inches kg g mg lb lbs pound pounds tonne tonnes ton tons percent per cent
 degrees c f celsius fahrenheit million billion trillion thousand bn k usd eur gbp dollars dollar euros euro pounds
 years year months month days day hours hour minutes minute seconds second people patients staff employees
@@ -696,7 +696,7 @@ def _name_key(tokens: list[Token], run: list[int]) -> frozenset[str]:
 
 
 #: Nouns that name a role a person fills: "the winner was N", "N, the designer, …", "founder N".
-_ROLE_NOUNS = frozenset(stem(w) for w in _words("""winner champion designer creator inventor founder cofounder author
+_ROLE_NOUNS = frozenset(_stem(w) for w in _words("""winner champion designer creator inventor founder cofounder author
 writer editor director producer composer discoverer captain coach manager ceo chairman chairwoman chair president
 judge plaintiff defendant prosecutor lender borrower buyer seller architect engineer pilot leader runner-up
 runner nominee recipient laureate curator conductor presenter host owner chief head sponsor""".lower()))
@@ -807,7 +807,7 @@ def _role_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int
 
 # ------------------------------------------------------------------------------ role reversal
 
-_SYMMETRIC = frozenset(stem(w) for w in _words("""married met meet played play drew draw tied tie merged merge
+_SYMMETRIC = frozenset(_stem(w) for w in _words("""married met meet played play drew draw tied tie merged merge
 collaborated collaborate partnered partner versus vs against with and between compete competed shared share
 signed sign faced face fought fight debated debate"""))
 _BE = frozenset(_words("is are was were be been being get got gets"))
