@@ -34,13 +34,14 @@ Run ``python -m citemark.scoring.binding`` for a small demonstration.
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from citemark.scoring.lexical import stem
-from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
+from citemark.scoring.quantities import Quantity, comparable, parse_quantities, same_quantity
 
 __all__ = ["Binding", "Token", "check", "opposite_pairs", "tokenize"]
 
@@ -118,6 +119,8 @@ def tokenize(text: str) -> list[Token]:
             clause += 1
             continue
         lower = "".join(ch for ch in unicodedata.normalize("NFKD", raw.lower()) if not unicodedata.combining(ch))
+        if not lower:
+            continue  # a lone combining mark ("ﾞ")
         before = text[max(0, match.start() - 2) : match.start()]
         if "," in before and lower in _COMMA_BREAKS or lower in _BREAKS or (
                 lower == "from" and tokens and tokens[-1].lower in ("up", "down")) or (
@@ -463,9 +466,11 @@ def _object_moved(claim: list[Token], i: int, evidence: list[Token], aligned: di
     if len(set(rivals.values())) < 2:
         return []
     for k in _neighbours(claim, i, aligned, +1, 3):
+        if claim[k].lower[0].isdigit():
+            continue  # "fell in 2019" and "rose 5 % in 2019": a year is no object
         owners = set()
         for j in aligned[k]:
-            governing = [r for r in rivals if r < j and evidence[r].sentence == evidence[j].sentence]
+            governing = [r for r in rivals if r < j and evidence[r].clause == evidence[j].clause]
             if governing:
                 owners.add(rivals[max(governing)])
         if owners and verb.stem not in owners:
@@ -501,20 +506,14 @@ years year months month days day hours hour minutes minute seconds second people
 about around roughly approximately nearly almost some over under more less than up down high tall long wide"""))
 
 
+#: More figures than this in the passage make a table, which these rules do not read.
+MAX_FIGURES = 60
 #: How many words either side of a claim's figure say what the figure belongs to.
 FIGURE_REACH = 6
 #: How many words after a figure its year may stand and still be its own ("$3.6bn in 2023").
 PHRASE_AFTER = 4
 _MONTH_WORDS = frozenset(_words("""january february march april may june july august september october november
 december jan feb mar apr jun jul aug sep sept oct nov dec"""))
-
-
-def _compatible(claimed: Quantity, stated: Quantity) -> bool:
-    """Whether two figures can stand for the same thing: the same dimension ("up to 28 cars" is no
-    time, "25 minutes" is), and money only for money."""
-    if claimed.dimension or stated.dimension:
-        return claimed.dimension == stated.dimension
-    return (claimed.noun == "$") == (stated.noun == "$")
 
 
 def _date_part(text: str, quantity: Quantity) -> bool:
@@ -528,15 +527,16 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
     """A claim figure found in the evidence only where the evidence attaches it to something else."""
     claim_quantities = parse_quantities(claim_text)
     evidence_quantities = parse_quantities(evidence_text)
-    if not claim_quantities or not evidence_quantities:
-        return []
+    if not claim_quantities or not evidence_quantities or len(evidence_quantities) > MAX_FIGURES:
+        return []  # a table of figures is beyond what these rules can read
+    layout = _Layout(evidence, evidence_quantities)
     runs = _names(claim)
     found = []
     for quantity in claim_quantities:
         if quantity.is_year or _date_part(claim_text, quantity) or (quantity.dimension is None and quantity.value <= 12):
             continue  # a year belongs to an event, often stated sentences away, and "six studies" to no
             # subject: presence decides
-        places = [q for q in evidence_quantities if same_quantity(quantity, q) and _compatible(quantity, q)]
+        places = [q for q in evidence_quantities if same_quantity(quantity, q) and comparable(quantity, q)]
         if not places:
             continue
         # What the claim attaches this figure to: its words and names within a few words of it.
@@ -546,8 +546,8 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
                          and t.stem not in _UNIT_WORDS}
         local = [run for run in runs if any(k in near for k in run)] or runs
         claim_names = frozenset().union(*(_name_key(claim, run) for run in local))
-        verdicts = [_bound(quantity, place, claim_quantities, evidence_quantities, evidence, claim_context,
-                           claim_names) for place in places]
+        verdicts = [_bound(quantity, place, claim_quantities, layout, claim_context, claim_names)
+                    for place in places]
         if any(v is None for v in verdicts):
             continue
         reason = next(v for v in verdicts if v)
@@ -555,8 +555,31 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
     return found
 
 
-def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity], evidence_quantities: list[Quantity],
-           evidence: list[Token], claim_context: set[str], claim_names: frozenset[str]) -> str | None:
+class _Layout:
+    """The evidence read once for figure binding: where each figure stands, and the word stems
+    and names of every clause and sentence."""
+
+    def __init__(self, evidence: list[Token], quantities: list[Quantity]) -> None:
+        self.evidence = evidence
+        self.quantities = quantities
+        self.at = {id(q): _token_at(evidence, q.start) for q in quantities}
+        self.stems: dict[tuple[str, int], set[str]] = {}
+        for token in evidence:
+            self.stems.setdefault(("clause", token.clause), set()).add(token.stem)
+            self.stems.setdefault(("sentence", token.sentence), set()).add(token.stem)
+        self.runs = [(run, _name_key(evidence, run)) for run in _names(evidence)]
+
+    def unit(self, index: int, by_clause: bool) -> tuple[str, int]:
+        token = self.evidence[index]
+        return ("clause", token.clause) if by_clause else ("sentence", token.sentence)
+
+    def foreign(self, unit: tuple[str, int], names: frozenset[str]) -> bool:
+        """Whether the clause or sentence names someone the claim does not."""
+        return any(not key <= names and self.unit(run[0], unit[0] == "clause") == unit for run, key in self.runs)
+
+
+def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity], layout: _Layout,
+           claim_context: set[str], claim_names: frozenset[str]) -> str | None:
     """None when ``place`` (an occurrence of the claim's figure) is attached as the claim attaches
     it; otherwise what it is attached to.
 
@@ -566,29 +589,27 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
     sentences, the sentences. The subject is the claim's names when it has any ("it made
     £512 million, while Tessel made £58 million" gives Tessel £58 million), else its words.
     """
-    index = _token_at(evidence, place.start)
+    evidence, evidence_quantities = layout.evidence, layout.quantities
+    index = layout.at[id(place)]
     if index is None:
         return None
     weigh = (lambda unit: len(claim_names & unit)) if claim_names else (lambda unit: len(claim_context & unit))
     enough = 2
     for other in evidence_quantities:
-        if other.is_year or other is place or not _compatible(quantity, other) or not _compatible(place, other):
+        if other.is_year or other is place or not comparable(quantity, other) or not comparable(place, other):
             continue
         if (not other.dimension and other.value <= 12) or any(same_quantity(c, other) for c in claim_quantities):
             continue
-        if abs(other.value - place.value) <= 0.1 * max(abs(other.value), abs(place.value)):
+        if abs(other.value - place.value) <= 0.02 * max(abs(other.value), abs(place.value)):
             continue  # 828 m and 830 m are one figure told two ways, not two subjects' figures
-        at = _token_at(evidence, other.start)
+        at = layout.at[id(other)]
         if at is None:
             continue
-        same_sentence = evidence[at].sentence == evidence[index].sentence
-        key = (lambda t: t.clause) if same_sentence else (lambda t: t.sentence)
-        ours = {t.stem for t in evidence if key(t) == key(evidence[index])}
-        theirs = {t.stem for t in evidence if key(t) == key(evidence[at])}
+        by_clause = evidence[at].sentence == evidence[index].sentence
+        ours_unit, theirs_unit = layout.unit(index, by_clause), layout.unit(at, by_clause)
+        ours, theirs = layout.stems[ours_unit], layout.stems[theirs_unit]
         if claim_names:
-            foreign = any(not _name_key(evidence, run) <= claim_names for run in _names(evidence)
-                          if key(evidence[run[0]]) == key(evidence[index]))
-            misplaced = weigh(theirs) > weigh(ours) and (foreign or weigh(ours) == 0)
+            misplaced = weigh(theirs) > weigh(ours) and (layout.foreign(ours_unit, claim_names) or weigh(ours) == 0)
         else:
             misplaced = weigh(theirs) >= max(enough, weigh(ours) + 2)
         if misplaced:
@@ -596,11 +617,11 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
     # A claim's year goes with its other figure: "$3.6bn in 2022" is not "$3.6bn in 2023".
     claim_years = [q for q in claim_quantities if q.is_year]
     if not place.is_year and claim_years:
-        years = [q for q in evidence_quantities if q.is_year and evidence[_token_at(evidence, q.start) or 0].sentence
-                 == evidence[index].sentence]
+        years = [q for q in evidence_quantities if q.is_year and layout.at[id(q)] is not None
+                 and evidence[layout.at[id(q)]].sentence == evidence[index].sentence]
         if years:
             def distance(year: Quantity) -> float:
-                at = _token_at(evidence, year.start) or 0
+                at = layout.at[id(year)]
                 return at - index - 100 if 0 < at - index <= PHRASE_AFTER else abs(at - index)  # "$3.6bn in 2023"
             nearest = min(years, key=distance)
             if not any(same_quantity(year, nearest) for year in claim_years):
@@ -609,12 +630,11 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
 
 
 def _token_at(tokens: list[Token], offset: int) -> int | None:
-    for i, token in enumerate(tokens):
-        if token.start <= offset < token.end:
-            return i
-        if token.start > offset:
-            return i
-    return None
+    """The token at (or just after) a character offset; None past the end."""
+    at = bisect.bisect_right([t.start for t in tokens], offset) - 1
+    if at >= 0 and offset < tokens[at].end:
+        return at
+    return at + 1 if at + 1 < len(tokens) else None
 
 
 def _date_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token]) -> list[str]:

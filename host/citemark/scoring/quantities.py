@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from citemark.scoring.lexical import terms
 
-__all__ = ["Quantity", "parse_quantities", "restate", "same_quantity"]
+__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity"]
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "bn": 1e9, "mn": 1e6}
 _WORDS = {
@@ -70,7 +70,7 @@ _NUMBER = re.compile(
     re.IGNORECASE,
 )
 #: "about 3,500", "nearly 9,000", "more than 20": the figure is rounded, or a bound.
-_HEDGE = re.compile(r"(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|circa|c\.|~|close to|"
+_HEDGE = re.compile(r"(?<![\w.])(?:about|around|roughly|approximately|approx\.?|nearly|almost|some|circa|c\.|~|close to|"
                     r"more than|over|at least|above|upwards of|less than|under|below|fewer than|up to|"
                     r"just over|just under|an estimated|estimated)\s*[$£€¥]?\s*$", re.IGNORECASE)
 _AT_LEAST = re.compile(r"(?:more than|over|at least|above|upwards of|just over)\s*[$£€¥]?\s*$", re.IGNORECASE)
@@ -94,6 +94,7 @@ class Quantity:
     decimals: int = 0
     end: int = 0  # offset just after it (its unit included)
     noun: str = ""  # what it counts, for a figure without a unit: "$" for money, else the word after it
+    unit: str = ""  # the unit as one key ("%" for "percent", "m" for "metres"), "" without one
 
     @property
     def kind(self) -> str:
@@ -128,7 +129,8 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
                 r"\s+of\b", text[match.end() :]):
             continue  # "half an hour" is no share; "half of the patients", "by more than half" are
         share = _FRACTIONS[match.group(1).lower()]
-        found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end()))
+        found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end(),
+                              unit="fraction"))
     return found
 
 
@@ -147,6 +149,8 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
     unit = re.sub(r"\s+", " ", unit).replace("° ", "°")
     if match.group("money_m") and not match.group("currency"):
         unit = "m"
+    if match.group("money_m"):
+        unit = "m"  # "8,611m": what follows is the sentence, not a unit ("8,611m tall")
     dimension, base = None, None
     key = unit.replace("square kilometres", "km²").replace("square kilometers", "km²").replace("square miles", "mi²")
     key = re.sub(r"^sq\.?\s*(km|mi)$", r"sq-\1", key).replace("per cent", "per-cent")
@@ -160,16 +164,37 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
     is_year = (not scale and not dimension and "," not in raw and "." not in raw and 1000 <= value <= 2100
                and len(raw) == 4 and not match.group("currency"))
     decimals = len(raw.split(".")[1]) if "." in raw else 0
+    sign = text[match.start("raw") - 1 : match.start("raw")] if match.start("raw") else ""
+    if sign in ("-", "−") and not text[max(0, match.start("raw") - 2) : match.start("raw") - 1].strip("( ").isalnum():
+        value = -value  # "−5 °C"
+        if base is not None and dimension == "temperature":
+            base = value + 273.15 if _TEMPERATURE[key] == "c" else (value - 32) * 5 / 9 + 273.15
+        elif base is not None:
+            base = -base
     shown = match.group(0).strip() if dimension else match.group(0)[: match.end("raw") - match.start()].strip()
     if scale:
         shown = text[match.start() : match.end("scale")].strip()
-    end = match.end() if dimension else match.end("scale") if scale else match.end("raw")
+    if dimension == "time" and key == "s" and re.fullmatch(r"\d{3}0", raw):
+        dimension, base, is_year = None, None, True  # "the 1980s": a decade, not 1,980 seconds
+    end = (match.end("money_m") if match.group("money_m") else match.end() if dimension
+           else match.end("scale") if scale else match.end("raw"))
     following = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
     noun = "$" if match.group("currency") or re.match(r"\s*(?:dollars|euros|pounds sterling|usd|eur|gbp)\b",
                                                        text[end:], re.IGNORECASE) else (
         following.group(1).lower().removesuffix("s") if following else "")
+    unit_key = "%" if key in ("%", "percent", "per-cent") else key if dimension else ""
+    if match.group("money_m"):
+        shown = text[match.start() : match.end("money_m")].strip()
     return Quantity(value, shown, is_year, match.start("raw"), dimension, base,
-                    hedge_match.group(0).strip().lower() if hedge_match else "", decimals, end, noun)
+                    hedge_match.group(0).strip().lower() if hedge_match else "", decimals, end, noun, unit_key)
+
+
+def comparable(claimed: Quantity, stated: Quantity) -> bool:
+    """Whether two figures can stand for the same thing: the same dimension ("up to 28 cars" is no
+    time, "25 minutes" is), and money only for money."""
+    if claimed.dimension or stated.dimension:
+        return claimed.dimension == stated.dimension
+    return (claimed.noun == "$") == (stated.noun == "$")
 
 
 def restate(claim: str, stated: list[Quantity]) -> str:
@@ -182,7 +207,10 @@ def restate(claim: str, stated: list[Quantity]) -> str:
             continue
         if any(other.text == quantity.text for other in stated):
             continue
-        twin = next((other for other in stated if same_quantity(quantity, other)), None)
+        twins = [other for other in stated if same_quantity(quantity, other) and comparable(quantity, other)]
+        twin = min(twins, key=lambda other: abs((other.base if other.base is not None else other.value)
+                                                - (quantity.base if quantity.base is not None else quantity.value)),
+                   default=None)
         if twin is None:
             continue
         start = quantity.start
@@ -200,11 +228,9 @@ def same_quantity(claimed: Quantity, stated: Quantity) -> bool:
     if claimed.dimension and stated.dimension and claimed.dimension != stated.dimension:
         return False
     converted = bool(claimed.dimension and stated.dimension and claimed.base is not None and stated.base is not None
-                     and claimed.text.split()[-1:] != stated.text.split()[-1:])
+                     and claimed.unit != stated.unit)
     if converted:
-        want, have = claimed.base, stated.base
-    elif claimed.dimension == "share" and stated.dimension == "share" and claimed.base and stated.base:
-        want, have = claimed.base, stated.base  # "50 %" against "half"
+        want, have = claimed.base, stated.base  # "29,032 feet" against "8,849 m", "50 %" against "half"
     else:
         want, have = claimed.value, stated.value
     assert want is not None and have is not None
