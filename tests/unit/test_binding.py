@@ -108,3 +108,30 @@ def test_a_converted_figure_is_restated_in_the_source_spelling():
     stated = parse_quantities("The tower is 330 m tall and weighs 10,100 tonnes.", incidental=True)
     assert restate("The tower is about 1,083 feet tall.", stated) == "The tower is about 330 m tall."
     assert restate("The tower is 330 m tall.", stated) == "The tower is 330 m tall."
+
+
+@pytest.mark.parametrize(
+    ("claimed", "stated", "same"),
+    [
+        ("−5 °C", "5 °C", False),  # a minus sign is kept
+        ("-5 °C", "23 °F", True),
+        ("21 %", "21.4 %", True),  # the same unit, rounded
+        ("8,611m", "8,500 m", False),  # the same unit: no conversion tolerance
+    ],
+)
+def test_signs_and_units_of_figures(claimed, stated, same):
+    assert same_quantity(parse_quantities(claimed)[0], parse_quantities(stated)[0]) is same
+
+
+def test_odd_figures_read_as_written():
+    assert parse_quantities("K2 is 8,611m tall.")[0].text == "8,611m"
+    assert parse_quantities("the 1980s")[0].is_year
+    assert parse_quantities("Hanover 96 won.")[0].hedge == ""
+    assert restate("The wall is 5 m high.", parse_quantities("It costs $5 and is 5 metres high.")) == \
+        "The wall is 5 metres high."
+
+
+def test_odd_text_and_tables_of_figures_are_read_quickly():
+    assert check("x", "a \uff9e b") == check("x", "a b")  # a lone combining mark
+    table = "Lake Orvan 188 m, Tessel 312 m, Ulla 95 m, 2019, 2018; " * 75
+    assert check("Lake Orvan is 312 m deep.", table, table, table).unbound_figures == ()  # a table: not read
