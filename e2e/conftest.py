@@ -75,6 +75,8 @@ def launch(name: str, profile: Path, sources: LoopbackServer, playwright_instanc
     if name == "firefox":
         reason = firefox_available()
         if reason:
+            if os.environ.get("CI"):
+                pytest.fail(f"Firefox suite cannot run in CI: {reason}")
             pytest.skip(f"Firefox suite not run: {reason}")
         return Firefox(profile, root, with_host=with_host)
     return Chromium(playwright_instance, profile, root, with_host=with_host)

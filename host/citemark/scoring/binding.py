@@ -673,12 +673,16 @@ def _date_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evi
 
 # --------------------------------------------------------------------------------- role binding
 
+#: Small words inside names ("Karl von Frisch", "Duke of Sussex").
+_PARTICLES = frozenset(["von", "van", "de", "la", "of", "der"])
+
+
 def _names(tokens: list[Token]) -> list[list[int]]:
     """Runs of capitalised words (a lone sentence opener only when the text also capitalises it mid-sentence)."""
     runs: list[list[int]] = []
     run: list[int] = []
     for i, token in enumerate(tokens):
-        particle = token.lower in ("von", "van", "de", "la", "of", "der") and run and token.joined
+        particle = token.lower in _PARTICLES and run and token.joined
         if run and not token.joined:
             runs.append(run)
             run = []
@@ -696,7 +700,7 @@ def _names(tokens: list[Token]) -> list[list[int]]:
     cleaned = []
     midsentence = {tokens[r[0]].lower for r in runs if r[0] > 0 and tokens[r[0] - 1].sentence == tokens[r[0]].sentence}
     for r in runs:
-        while r and tokens[r[-1]].lower in ("von", "van", "de", "la", "of", "der"):
+        while r and tokens[r[-1]].lower in _PARTICLES:
             r = r[:-1]
         opens = r and (r[0] == 0 or tokens[r[0] - 1].sentence != tokens[r[0]].sentence)
         if opens and len(r) == 1 and tokens[r[0]].lower not in midsentence:
@@ -712,7 +716,7 @@ june july august september october november december"""))
 
 
 def _name_key(tokens: list[Token], run: list[int]) -> frozenset[str]:
-    return frozenset(tokens[i].stem for i in run if tokens[i].lower not in ("von", "van", "de", "la", "of", "der"))
+    return frozenset(tokens[i].stem for i in run if tokens[i].lower not in _PARTICLES)
 
 
 #: Nouns that name a role a person fills: "the winner was N", "N, the designer, …", "founder N".

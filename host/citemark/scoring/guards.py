@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from citemark.scoring import binding
 from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
-from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
+from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in
 
 __all__ = ["GuardResult", "check", "entities"]
 
@@ -159,7 +159,7 @@ def check(
     side). A name swapped for another one from the same page is mostly caught here.
     """
     claim_numbers = parse_quantities(_LIST_MARKERS.sub(" ", claim))
-    document_numbers = _document_numbers(document) if claim_numbers else ()
+    document_numbers = stated_in(document) if claim_numbers else ()
     evidence_numbers = parse_quantities(evidence) if claim_numbers else []
     missing, conflicting = [], []
     for quantity in claim_numbers:
@@ -201,13 +201,8 @@ _MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", 
 _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 
-# Every claim citing a source is checked against the whole source: read its figures
-# and name words once per source, not once per claim (a long page is cited many times).
-@functools.lru_cache(maxsize=16)
-def _document_numbers(document: str) -> tuple[Quantity, ...]:
-    return tuple(parse_quantities(document, incidental=True))
-
-
+# Every claim citing a source is checked against the whole source: read its name words
+# once per source, not once per claim (a long page is cited many times).
 @functools.lru_cache(maxsize=16)
 def _document_name_words(document: str) -> frozenset[str]:
     return frozenset(_name_words(document))

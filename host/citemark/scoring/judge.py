@@ -9,7 +9,6 @@ to the features) to fit the combiner on exactly what the engine will measure.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from citemark.errors import ExtractionError
@@ -18,7 +17,7 @@ from citemark.scoring.calibrate import Combiner
 from citemark.scoring.features import ClaimEvidence, Measurement, measure
 from citemark.scoring.lexical import content_terms
 from citemark.scoring.nli import BatchingScorer
-from citemark.scoring.quantities import Quantity, parse_quantities, restate
+from citemark.scoring.quantities import restate, stated_in
 from citemark.scoring.retrieve import EvidenceIndex, Hit
 from citemark.sources.extract import MIN_TEXT_CHARS
 from citemark.sources.resolve import text_fragment_link
@@ -54,7 +53,7 @@ async def gather(claim: str, document: Document, index: EvidenceIndex, scorer: B
             return Gathered(None, Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read."))
         return Gathered(None, decide_failure(ExtractionError(
             "no readable text (the page may need JavaScript, or the PDF is scanned)")))
-    wording = restate(claim, list(_stated_quantities(document.text)))
+    wording = restate(claim, list(stated_in(document.text)))
     hits = index.search(wording, k=windows)
     if not hits:
         return Gathered(None, decide(_nothing_found(claim, document)))
@@ -98,11 +97,6 @@ def quote(hit: Hit, document: Document) -> Evidence:
     if url and url.startswith(("http://", "https://")):
         link = f"{url.split('#')[0]}#page={page}" if page else text_fragment_link(url, hit.text)
     return Evidence(quote=hit.text, start=hit.window.start, end=hit.window.end, link=link, page=page)
-
-
-@functools.lru_cache(maxsize=16)
-def _stated_quantities(text: str) -> tuple[Quantity, ...]:
-    return tuple(parse_quantities(text, incidental=True))
 
 
 def _nothing_found(claim: str, document: Document) -> Measurement:

@@ -10,12 +10,13 @@ Run ``python -m citemark.scoring.quantities`` for a small demonstration.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
 from citemark.scoring.lexical import terms
 
-__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity"]
+__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in"]
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "bn": 1e9, "mn": 1e6}
 _WORDS = {
@@ -132,6 +133,13 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
         found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end(),
                               unit="fraction"))
     return found
+
+
+# Every claim citing a source is compared with its figures: read them once per source, not once per claim.
+@functools.lru_cache(maxsize=16)
+def stated_in(source: str) -> tuple[Quantity, ...]:
+    """Every figure a source text states, incidental number words included."""
+    return tuple(parse_quantities(source, incidental=True))
 
 
 def _quantity(match: re.Match[str], text: str) -> Quantity:
