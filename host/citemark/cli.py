@@ -133,7 +133,9 @@ def _verify(args: argparse.Namespace) -> int:
     base = Path(args.file).resolve().parent if args.file and args.file != "-" else Path.cwd()
 
     async def run() -> Report:
-        engine = Engine(settings, cache=cache)
+        from citemark.credentials import lookup_for
+
+        engine = Engine(settings, cache=cache, credentials=lookup_for("cli"))
         try:
             if args.claim is not None:
                 source = args.source
@@ -340,6 +342,9 @@ def _door_arguments(name: str, parser: argparse.ArgumentParser) -> None:
         kind.add_argument("--header", default="Authorization", help="header to send (default: Authorization)")
         kind.add_argument("--cookie", action="store_true", help="send the value as the Cookie header")
         setting.add_argument("--value-from-stdin", action="store_true", help="read the value from stdin, not a prompt")
+        setting.add_argument("--share", action="append", choices=["page", "agent"],
+                             help="also send it for requests from web pages (the extension) or agents (MCP); "
+                                  "default: the CLI only")
         actions.add_parser("list", help="hosts with a stored credential (values are never shown)")
         removing = actions.add_parser("remove", help="delete the credential of a host")
         removing.add_argument("host")

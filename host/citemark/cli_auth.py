@@ -16,13 +16,17 @@ def run(args: Any) -> int:
             value = sys.stdin.readline().strip()
         else:
             value = getpass.getpass(f"{header} value for {args.host} (not echoed): ").strip()
-        credentials.remember(args.host, header, value)
-        print(f"stored a {header} credential for {credentials.normalise_host(args.host)} (sent over https to that host only)")
+        share = tuple(args.share or ())
+        credentials.remember(args.host, header, value, share)
+        users = "the CLI" + "".join(f", {'web pages' if s == 'page' else 'agents'}" for s in sorted(set(share)))
+        print(f"stored a {header} credential for {credentials.normalise_host(args.host)} "
+              f"(sent over https to that host only, for requests from {users})")
         return 0
     if args.auth_command == "list":
         names = credentials.hosts()
         for host in names:
-            print(f"{host}\t{credentials.header_name(host) or '?'}")
+            shared = ",".join(credentials.shared_with(host)) or "cli only"
+            print(f"{host}\t{credentials.header_name(host) or '?'}\t{shared}")
         if not names:
             print("no credentials stored")
         return 0

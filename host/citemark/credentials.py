@@ -6,6 +6,13 @@ every connection it makes and sends the credential only over https and only to
 that host: a redirect to another host is looked up afresh and gets nothing.
 Values are never logged and never returned through any door (``auth list``
 shows hosts and header names only).
+
+Who may use a credential is part of it. The CLI (the user at a terminal) always
+may. A request that comes from a web page (the browser extension) or from an
+agent (MCP) is hostile input: if it could make citemark fetch with the user's
+cookie, the page would read the user's intranet through citemark (a confused
+deputy). Those requesters get a credential only when it was stored with
+``--share page`` / ``--share agent``; the default is no.
 """
 
 from __future__ import annotations
@@ -15,20 +22,24 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
+from typing import NamedTuple
 
 import keyring
 from keyring.errors import KeyringError
 
-__all__ = ["SERVICE", "forget", "hosts", "lookup", "remember"]
+__all__ = ["REQUESTERS", "SERVICE", "forget", "hosts", "lookup", "lookup_for", "remember"]
 
 SERVICE = "citemark"
 _INDEX = "__hosts__"  # keyring cannot list entries, so the host names are kept in one entry
 _HOST = re.compile(r"^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$")
 _HEADER = re.compile(r"^[A-Za-z0-9-]{1,64}$")
 _CACHE_SECONDS = 60.0
+#: Who asks for a fetch: the user's CLI, a web page through the extension, an agent through MCP.
+REQUESTERS = ("cli", "page", "agent")
 
 log = logging.getLogger(__name__)
-_cache: dict[str, tuple[float, dict[str, str] | None]] = {}
+_cache: dict[str, tuple[float, _Entry | None]] = {}
 
 
 def normalise_host(host: str) -> str:
@@ -38,13 +49,17 @@ def normalise_host(host: str) -> str:
     return host
 
 
-def remember(host: str, header: str, value: str) -> None:
+def remember(host: str, header: str, value: str, share: tuple[str, ...] = ()) -> None:
+    """Store one header for ``host``; ``share`` names the requesters besides the CLI that may use it."""
     host = normalise_host(host)
     if not _HEADER.match(header):
         raise ValueError(f"{header!r} is not a header name")
     if not value or "\n" in value or "\r" in value:
         raise ValueError("the credential value must be one non-empty line")
-    keyring.set_password(SERVICE, host, json.dumps({"header": header, "value": value}))
+    unknown = [name for name in share if name not in ("page", "agent")]
+    if unknown:
+        raise ValueError(f"--share takes 'page' or 'agent', not {unknown[0]!r}")
+    keyring.set_password(SERVICE, host, json.dumps({"header": header, "value": value, "share": sorted(set(share))}))
     names = set(hosts())
     names.add(host)
     keyring.set_password(SERVICE, _INDEX, json.dumps(sorted(names)))
@@ -74,11 +89,35 @@ def hosts() -> list[str]:
 
 def header_name(host: str) -> str | None:
     entry = _entry(normalise_host(host))
-    return entry[0] if entry else None
+    return entry.header if entry else None
+
+
+def shared_with(host: str) -> tuple[str, ...]:
+    entry = _entry(normalise_host(host))
+    return entry.share if entry else ()
+
+
+def lookup_for(requester: str) -> Callable[[str], dict[str, str] | None]:
+    """The credential lookup for one kind of requester (see the module docstring)."""
+    if requester not in REQUESTERS:
+        raise ValueError(f"unknown requester {requester!r}")
+
+    def lookup_allowed(host: str) -> dict[str, str] | None:
+        entry = _cached_entry(host)
+        if entry is None or (requester != "cli" and requester not in entry.share):
+            return None
+        return {entry.header: entry.value}
+
+    return lookup_allowed
 
 
 def lookup(host: str) -> dict[str, str] | None:
-    """``{header: value}`` for exactly ``host``, or None; keyring failures mean None."""
+    """``{header: value}`` for exactly ``host`` as the CLI may use it, or None."""
+    return lookup_for("cli")(host)
+
+
+def _cached_entry(host: str) -> _Entry | None:
+    """The stored entry, or None; keyring failures mean None."""
     host = host.lower().rstrip(".")
     now = time.monotonic()
     cached = _cache.get(host)
@@ -89,12 +128,17 @@ def lookup(host: str) -> dict[str, str] | None:
     except (KeyringError, RuntimeError) as error:
         log.warning("keyring unavailable; no credentials used (%s)", type(error).__name__)
         entry = None
-    result = {entry[0]: entry[1]} if entry else None
-    _cache[host] = (now, result)
-    return result
+    _cache[host] = (now, entry)
+    return entry
 
 
-def _entry(host: str) -> tuple[str, str] | None:
+class _Entry(NamedTuple):
+    header: str
+    value: str
+    share: tuple[str, ...]
+
+
+def _entry(host: str) -> _Entry | None:
     if host == _INDEX:
         return None
     raw = keyring.get_password(SERVICE, host)
@@ -102,6 +146,7 @@ def _entry(host: str) -> tuple[str, str] | None:
         return None
     try:
         data = json.loads(raw)
-        return str(data["header"]), str(data["value"])
-    except (ValueError, KeyError, TypeError):
+        share = tuple(name for name in data.get("share", ()) if name in ("page", "agent"))
+        return _Entry(str(data["header"]), str(data["value"]), share)
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None

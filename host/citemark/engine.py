@@ -22,7 +22,7 @@ from pathlib import Path
 import httpx
 
 from citemark.answer import parse_answer
-from citemark.errors import CitemarkError, SourceBlocked
+from citemark.errors import CitemarkError
 from citemark.models import registry
 from citemark.models.pack import ModelPack
 from citemark.scoring.calibrate import Combiner, load_default
@@ -194,8 +194,6 @@ class Engine:
             document = await asyncio.shield(load)
         except CitemarkError as error:
             return _failed(claim, citation, decide_failure(error))
-        except ValueError as error:  # a URL the parser could not read
-            return _failed(claim, citation, decide_failure(SourceBlocked(f"malformed URL: {error}")))
         index = await self._index(document)
         judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
                                 windows=self.settings.evidence_windows)

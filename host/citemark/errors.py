@@ -12,7 +12,8 @@ The tree::
     │   ├── SourceUnreachable           E202  DNS, connection, timeout, HTTP error status
     │   ├── RobotsDisallowed            E203  robots.txt forbids fetching it
     │   ├── SourceTooLarge              E204  body over the size cap
-    │   └── ExtractionError             E205  fetched, but no text could be read from it
+    │   ├── ExtractionError             E205  fetched, but no text could be read from it
+    │   └── MalformedURL                E206  the cited address is not a URL anything can fetch
     ├── ModelError                      E300  the NLI model cannot be used
     │   ├── ModelNotFound               E301  no pack of that name or path
     │   ├── ModelPackInvalid            E302  manifest, tokenizer or ONNX file is wrong
@@ -36,6 +37,7 @@ __all__ = [
     "FrameError",
     "InputError",
     "LocalFileRefused",
+    "MalformedURL",
     "MessageError",
     "ModelDownloadError",
     "ModelError",
@@ -106,6 +108,10 @@ class SourceTooLarge(SourceError):
 
 class ExtractionError(SourceError):
     code = "E205"
+
+
+class MalformedURL(SourceError):
+    code = "E206"
 
 
 class ModelError(CitemarkError):

@@ -114,10 +114,10 @@ class _Engines:
     async def get(self):  # noqa: ANN201 - citemark.engine.Engine
         async with self._lock:
             if self._engine is None:
-                from citemark.credentials import lookup
+                from citemark.credentials import lookup_for
                 from citemark.engine import Engine
 
-                self._engine = await asyncio.to_thread(Engine, self.settings, credentials=lookup)
+                self._engine = await asyncio.to_thread(Engine, self.settings, credentials=lookup_for("agent"))
             return self._engine
 
 

@@ -141,10 +141,10 @@ class NativeHost:
     async def engine(self):  # noqa: ANN201 - citemark.engine.Engine, imported late for a fast hello
         async with self._engine_lock:
             if self._engine is None:
-                from citemark.credentials import lookup
+                from citemark.credentials import lookup_for
                 from citemark.engine import Engine
 
-                self._engine = await asyncio.to_thread(Engine, self.settings, credentials=lookup)
+                self._engine = await asyncio.to_thread(Engine, self.settings, credentials=lookup_for("page"))
             return self._engine
 
     async def close(self) -> None:

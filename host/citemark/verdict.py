@@ -29,6 +29,7 @@ from citemark.errors import (
     CitemarkError,
     ExtractionError,
     LocalFileRefused,
+    MalformedURL,
     RobotsDisallowed,
     SourceBlocked,
     SourceTooLarge,
@@ -165,6 +166,8 @@ def decide_failure(error: CitemarkError) -> Decision:
         return Decision(Label.UNREACHABLE, "robots_disallowed", error.message + ".")
     if isinstance(error, SourceBlocked):
         return Decision(Label.UNREACHABLE, "blocked_by_policy", error.message + ".")
+    if isinstance(error, MalformedURL):
+        return Decision(Label.UNREACHABLE, "malformed_url", f"The cited address cannot be fetched: {error.message}.")
     if isinstance(error, LocalFileRefused):
         return Decision(Label.UNREACHABLE, "local_file_refused", error.message + ".")
     if isinstance(error, SourceTooLarge):

@@ -89,7 +89,7 @@ def test_a_corrupt_file_is_moved_aside_and_a_fresh_cache_started(tmp_path):
     assert cache.available
     cache.put("https://a.example/", Document(url="u", text="ok text"))
     assert cache.get("https://a.example/") is not None
-    assert list(tmp_path.glob("c.corrupt-*"))  # the old file is kept for inspection
+    assert list(tmp_path.glob("c.sqlite3.corrupt-*"))  # the old file is kept for inspection
 
 
 def test_a_locked_database_degrades_to_no_cache_not_to_an_error(tmp_path):
@@ -105,10 +105,10 @@ def test_a_locked_database_degrades_to_no_cache_not_to_an_error(tmp_path):
     blocker.close()
 
 
-def test_pruning_keeps_the_cache_under_its_size(tmp_path):
+def test_writing_keeps_the_cache_under_its_size(tmp_path):
     cache = SourceCache(tmp_path / "c.sqlite3", max_bytes=20_000)
     for index in range(20):
-        cache.put(f"https://a.example/{index}", Document(url="u", text="y" * 2000))
-    assert cache.prune() > 0
-    assert cache.stats()["bytes"] <= 20_000
+        assert cache.put(f"https://a.example/{index}", Document(url="u", text="y" * 2000))
+    assert cache.stats()["bytes"] <= 20_000  # put pruned the least recently fetched
+    assert cache.get("https://a.example/0") is None
     assert cache.get("https://a.example/19") is not None  # the newest survive

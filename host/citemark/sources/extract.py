@@ -228,17 +228,15 @@ def _marked_not_free(tree: HTMLParser) -> bool:
 
 
 def _decode(body: bytes, content_type: str) -> str:
-    charset = re.search(r"charset=([\w.-]+)", content_type or "", re.IGNORECASE)
-    if charset:
-        try:
-            return body.decode(charset.group(1), errors="replace")
-        except LookupError:
-            pass
+    """The body as text in its declared charset (header, then meta tag); a charset Python
+    cannot decode text with (unknown, ``undefined``, ``idna``, ``base64``) is passed over."""
     head = body[:2048].decode("ascii", errors="ignore")
-    declared = re.search(r"""<meta[^>]+charset=["']?([\w.-]+)""", head, re.IGNORECASE)
-    encoding = declared.group(1) if declared else "utf-8"
-    try:
-        return body.decode(encoding, errors="replace")
-    except LookupError:
-        return body.decode("utf-8", errors="replace")
+    for declared in (re.search(r"charset=([\w.-]+)", content_type or "", re.IGNORECASE),
+                     re.search(r"""<meta[^>]+charset=["']?([\w.-]+)""", head, re.IGNORECASE)):
+        if declared:
+            try:
+                return body.decode(declared.group(1), errors="replace")
+            except (LookupError, ValueError):  # ValueError: UnicodeError of codecs without "replace"
+                continue
+    return body.decode("utf-8", errors="replace")
 

@@ -4,15 +4,18 @@
 address through ``GuardedBackend``, robots.txt, where credentials may go), and it
 enforces the limits in ``Settings``: connect/read timeouts, a deadline per source,
 retries with backoff for transient failures, a redirect limit, a body-size cap
-(on the decoded stream, so a gzip bomb stops at the cap too), and concurrency
+(on the raw stream and on every decoded layer, ``sources.encoding``, so a
+stacked gzip bomb stops at the cap too), and concurrency
 limits per host and overall. Tests pass their own ``transport``.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 import ssl
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -20,9 +23,11 @@ import httpcore
 import httpx
 from protego import Protego
 
-from citemark.errors import RobotsDisallowed, SourceError, SourceTooLarge, SourceUnreachable
+from citemark.errors import MalformedURL, RobotsDisallowed, SourceError, SourceTooLarge, SourceUnreachable
 from citemark.settings import Settings
+from citemark.sources.encoding import ACCEPT_ENCODING, BoundedDecoder
 from citemark.sources.netguard import GuardedBackend, check_url
+from citemark.sources.scope import FetchScope, fingerprint
 
 __all__ = ["CredentialLookup", "FetchResult", "Fetcher"]
 
@@ -32,6 +37,7 @@ CredentialLookup = Callable[[str], dict[str, str] | None]
 _RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 _REDIRECT_STATUS = frozenset({301, 302, 303, 307, 308})
 _ROBOTS_MAX_BYTES = 500_000
+_SECONDS = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,3})?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +50,7 @@ class FetchResult:
     etag: str | None = None
     last_modified: str | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    scope: FetchScope = FetchScope()  # what this fetch was allowed to do, recorded with its cache entry
 
 
 class Fetcher:
@@ -58,16 +65,18 @@ class Fetcher:
     ) -> None:
         self.settings = settings
         self._credentials = credentials
+        # A transport a caller passes in (tests) may reach anything: its results count as private.
+        self.private_network = settings.allow_private_network or transport is not None
         self._client = httpx.AsyncClient(
             transport=transport or guarded_transport(settings),
             timeout=httpx.Timeout(settings.read_timeout, connect=settings.connect_timeout),
-            headers={"User-Agent": settings.user_agent, "Accept": _ACCEPT},
+            headers={"User-Agent": settings.user_agent, "Accept": _ACCEPT, "Accept-Encoding": ACCEPT_ENCODING},
             follow_redirects=False,
             trust_env=False,  # a proxy from the environment would bypass the address guard
         )
         self._total = asyncio.Semaphore(settings.total_concurrency)
         self._hosts: dict[str, asyncio.Semaphore] = {}
-        self._robots: dict[str, Protego | None] = {}
+        self._robots = _RobotsRules()
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -83,11 +92,14 @@ class Fetcher:
 
     async def _fetch(self, url: str, etag: str | None, last_modified: str | None) -> FetchResult:
         current = url
+        sent: dict[str, str] = {}
         for _ in range(self.settings.max_redirects + 1):
             check_url(current)
             if self.settings.respect_robots and not await self._robots_allow(current):
                 raise RobotsDisallowed(f"robots.txt of {urlsplit(current).hostname} disallows fetching it")
             headers = self._credential_headers(current)
+            if headers:
+                sent[urlsplit(current).hostname or ""] = fingerprint(headers)
             if current == url:
                 if etag:
                     headers["If-None-Match"] = etag
@@ -97,8 +109,9 @@ class Fetcher:
             if response.status_code in _REDIRECT_STATUS and "location" in response.headers:
                 current = urljoin(current, response.headers["location"])
                 continue
+            scope = FetchScope(self.private_network, tuple(sorted(sent.items())))
             if response.status_code == 304:
-                return FetchResult(url, current, 304, "", b"", etag, last_modified)
+                return FetchResult(url, current, 304, "", b"", etag, last_modified, scope=scope)
             if response.status_code >= 400:
                 raise SourceUnreachable(
                     f"HTTP {response.status_code} {response.reason_phrase}".strip(),
@@ -113,6 +126,7 @@ class Fetcher:
                 etag=response.headers.get("etag"),
                 last_modified=response.headers.get("last-modified"),
                 headers={k: v for k, v in response.headers.items() if k in {"content-type", "x-robots-tag"}},
+                scope=scope,
             )
         raise SourceUnreachable(f"more than {self.settings.max_redirects} redirects")
 
@@ -128,6 +142,8 @@ class Fetcher:
                     raise SourceUnreachable(_describe(error)) from None
             except httpx.HTTPError as error:  # protocol errors, invalid responses
                 raise SourceUnreachable(_describe(error)) from None
+            except (httpx.InvalidURL, UnicodeError) as error:  # '0177.0.0.1', a NUL in the path, host '☃.example'
+                raise MalformedURL(f"malformed URL: {error}") from None
             else:
                 if response.status_code not in _RETRY_STATUS or last:
                     return response, body
@@ -141,19 +157,25 @@ class Fetcher:
             declared = response.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > cap:
                 raise SourceTooLarge(f"{int(declared):,} bytes is over the {cap:,}-byte limit")
-            chunks, size = [], 0
+            chunks: list[bytes] = []
             if response.status_code < 300:
-                async for chunk in response.aiter_bytes():
-                    size += len(chunk)
-                    if size > cap:
+                decoder = BoundedDecoder(response.headers.get("content-encoding", ""), cap)
+                raw_size = 0
+                async for raw in response.aiter_raw():
+                    raw_size += len(raw)
+                    if raw_size > cap:
                         raise SourceTooLarge(f"body is over the {cap:,}-byte limit")
-                    chunks.append(chunk)
+                    chunks.append(decoder.feed(raw))
             return response, b"".join(chunks)
 
     def _slot(self, url: str) -> _Slot:
         host = urlsplit(url).hostname or ""
         semaphore = self._hosts.setdefault(host, asyncio.Semaphore(self.settings.per_host_concurrency))
         return _Slot(self._total, semaphore)
+
+    def credential_for(self, host: str) -> dict[str, str] | None:
+        """The credential this fetcher would send to ``host`` now (for cache scope checks)."""
+        return self._credentials(host) if self._credentials is not None else None
 
     def _credential_headers(self, url: str) -> dict[str, str]:
         """The user's credential for exactly this host, and only over https."""
@@ -165,23 +187,69 @@ class Fetcher:
     async def _robots_allow(self, url: str) -> bool:
         parts = urlsplit(url)
         origin = f"{parts.scheme}://{parts.netloc}"
-        if origin not in self._robots:
-            self._robots[origin] = await self._load_robots(origin)
-        rules = self._robots[origin]
+        rules = await self._robots.get(origin, self._load_robots)
         return rules is None or rules.can_fetch(url, "citemark")
 
-    async def _load_robots(self, origin: str) -> Protego | None:
-        """The origin's rules; a missing or unreadable robots.txt allows everything."""
+    async def _load_robots(self, origin: str) -> tuple[Protego | None, int]:
+        """The origin's rules and their size; a missing or unreadable robots.txt allows everything."""
         try:
             async with self._slot(origin):
                 response, body = await asyncio.wait_for(
                     self._get(origin + "/robots.txt", {}, _ROBOTS_MAX_BYTES), self.settings.read_timeout
                 )
-        except (TimeoutError, httpx.HTTPError, httpcore.ConnectError, SourceError):
-            return None
+        except (TimeoutError, httpx.HTTPError, httpx.InvalidURL, httpcore.ConnectError, SourceError):
+            return None, 0
         if response.status_code != 200:
-            return None
-        return Protego.parse(body.decode("utf-8", errors="replace"))
+            return None, 0
+        # Parsing 500 kB of rules takes a second of CPU: off the event loop.
+        rules = await asyncio.to_thread(Protego.parse, body.decode("utf-8", errors="replace"))
+        return rules, len(body)
+
+
+class _RobotsRules:
+    """Parsed robots.txt per origin, least recently used first out, within a byte budget.
+
+    A parsed file costs about 35 times its size in memory, and one answer may cite
+    hundreds of origins, so the budget counts the bytes of the files kept. Concurrent
+    fetches from one origin share one robots.txt request.
+    """
+
+    BUDGET_BYTES = 2_000_000
+    MAX_ORIGINS = 512
+
+    def __init__(self) -> None:
+        self._rules: OrderedDict[str, tuple[Protego | None, int]] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[tuple[Protego | None, int]]] = {}
+        self._bytes = 0
+
+    async def get(
+        self, origin: str, load: Callable[[str], Awaitable[tuple[Protego | None, int]]]
+    ) -> Protego | None:
+        if origin in self._rules:
+            self._rules.move_to_end(origin)
+            return self._rules[origin][0]
+        future = self._loading.get(origin)
+        if future is None:
+            future = asyncio.ensure_future(load(origin))
+            self._loading[origin] = future
+            future.add_done_callback(lambda done: self._keep(origin, done))
+        rules, _size = await asyncio.shield(future)
+        return rules
+
+    def _keep(self, origin: str, done: asyncio.Future[tuple[Protego | None, int]]) -> None:
+        self._loading.pop(origin, None)
+        if done.cancelled() or done.exception() is not None:
+            return
+        rules, size = done.result()
+        self._rules[origin] = (rules, size)
+        self._bytes += size
+        while self._rules and (self._bytes > self.BUDGET_BYTES or len(self._rules) > self.MAX_ORIGINS):
+            _, (_, dropped) = self._rules.popitem(last=False)
+            self._bytes -= dropped
+
+    @property
+    def held_bytes(self) -> int:
+        return self._bytes
 
 
 class _Slot:
@@ -223,8 +291,9 @@ def guarded_transport(settings: Settings) -> httpx.AsyncHTTPTransport:
 
 
 def _retry_after(response: httpx.Response) -> float:
-    value = response.headers.get("retry-after", "")
-    return float(value) if value.replace(".", "", 1).isdigit() else 0.0
+    """Seconds to wait; anything but ASCII digits (an HTTP date, '²', junk) counts as none."""
+    value = response.headers.get("retry-after", "").strip()
+    return float(value) if _SECONDS.fullmatch(value) else 0.0
 
 
 def _describe(error: Exception) -> str:

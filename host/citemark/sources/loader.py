@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from citemark.errors import ExtractionError, LocalFileRefused, SourceTooLarge, SourceUnreachable
+from citemark.errors import ExtractionError, LocalFileRefused, MalformedURL, SourceTooLarge, SourceUnreachable
 from citemark.settings import Settings
-from citemark.sources.cache import SourceCache
+from citemark.sources.cache import CachedSource, SourceCache
 from citemark.sources.extract import MIN_TEXT_CHARS, extract
 from citemark.sources.fetch import Fetcher
 from citemark.sources.resolve import resolve_reference
@@ -62,7 +63,10 @@ class SourceLoader:
         if citation.path is not None:
             path = local_files.check(citation.path)
             return await asyncio.to_thread(self._read_file, path)
-        url = resolve_reference(citation.url or "")
+        try:
+            url = resolve_reference(citation.url or "")
+        except ValueError as error:  # a port that is not a number, a bracketed host that is not IPv6
+            raise MalformedURL(f"malformed URL: {error}") from None
         task = self._inflight.get(url)
         if task is None:
             task = asyncio.ensure_future(self._load_url(url))
@@ -72,6 +76,8 @@ class SourceLoader:
 
     async def _load_url(self, url: str) -> Document:
         cached = await asyncio.to_thread(self.cache.get, url) if self.cache else None
+        if cached and not self._may_serve(cached):
+            cached = None  # fetched under a policy this request does not have: fetch it afresh
         if cached and cached.is_fresh(self.settings.cache_ttl):
             return cached.document
         result = await self.fetcher.fetch(
@@ -99,22 +105,36 @@ class SourceLoader:
         if self.cache and len(document.text) >= MIN_TEXT_CHARS:
             await asyncio.to_thread(
                 self.cache.put, url, document, body=result.body, content_type=result.content_type,
-                etag=result.etag, last_modified=result.last_modified,
+                etag=result.etag, last_modified=result.last_modified, scope=result.scope,
             )
         return document
 
+    def _may_serve(self, cached: CachedSource) -> bool:
+        """Only to a request that could have fetched the entry itself (``sources.scope``)."""
+        return cached.scope is not None and cached.scope.served_to(
+            private_network=self.fetcher.private_network, credential_for=self.fetcher.credential_for
+        )
+
     def _read_file(self, path: Path) -> Document:
+        cap = self.settings.max_body_bytes
         try:
-            size = path.stat().st_size
-            if size > self.settings.max_body_bytes:
-                raise SourceTooLarge(f"{path.name} is {size:,} bytes, over the {self.settings.max_body_bytes:,}-byte limit")
-            body = path.read_bytes()
+            # O_NONBLOCK: opening a FIFO with no writer must not block; only regular files are read
+            # (a FIFO, /dev/zero or a socket would hang or never end).
+            descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            with open(descriptor, "rb", closefd=True) as handle:
+                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                    raise SourceUnreachable(f"{path} is not a regular file")
+                body = handle.read(cap + 1)
+            if len(body) > cap:
+                raise SourceTooLarge(f"{path.name} is over the {cap:,}-byte limit")
         except FileNotFoundError:
             raise SourceUnreachable(f"file not found: {path}") from None
         except IsADirectoryError:
             raise SourceUnreachable(f"{path} is a directory") from None
         except PermissionError:
             raise SourceUnreachable(f"permission denied: {path}") from None
+        except OSError as error:  # a dangling link, too many levels of links, an I/O error
+            raise SourceUnreachable(f"cannot read {path}: {error.strerror or error}") from None
         content_type = {
             ".pdf": "application/pdf", ".html": "text/html", ".htm": "text/html",
             ".txt": "text/plain", ".md": "text/plain",

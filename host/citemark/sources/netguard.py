@@ -19,11 +19,51 @@ from urllib.parse import urlsplit
 
 import httpcore
 
-from citemark.errors import SourceBlocked
+from citemark.errors import MalformedURL, SourceBlocked
 
 __all__ = ["GuardedBackend", "check_url", "is_public_address"]
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
+
+# The IANA special-purpose address registries (iana-ipv4-special-registry and
+# iana-ipv6-special-registry, as of 2026), every block that is *not* globally
+# reachable, plus multicast and the cloud metadata addresses. A handful of
+# anycast service addresses inside these blocks are marked reachable by IANA
+# (PCP, TURN, AS112); no web page is served from them, so the whole block is refused.
+_NOT_PUBLIC_V4 = tuple(ipaddress.ip_network(block) for block in (
+    "0.0.0.0/8",        # "this network" (RFC 791)
+    "10.0.0.0/8",       # private use (RFC 1918)
+    "100.64.0.0/10",    # shared address space, carrier-grade NAT (RFC 6598)
+    "127.0.0.0/8",      # loopback (RFC 1122)
+    "169.254.0.0/16",   # link local, the cloud metadata service (RFC 3927)
+    "172.16.0.0/12",    # private use (RFC 1918)
+    "192.0.0.0/24",     # IETF protocol assignments, DS-Lite, NAT64 discovery (RFC 6890)
+    "192.0.2.0/24",     # documentation TEST-NET-1 (RFC 5737)
+    "192.88.99.0/24",   # deprecated 6to4 relay anycast (RFC 7526)
+    "192.168.0.0/16",   # private use (RFC 1918)
+    "198.18.0.0/15",    # benchmarking (RFC 2544)
+    "198.51.100.0/24",  # documentation TEST-NET-2 (RFC 5737)
+    "203.0.113.0/24",   # documentation TEST-NET-3 (RFC 5737)
+    "224.0.0.0/4",      # multicast (RFC 5771)
+    "240.0.0.0/4",      # reserved, and the limited broadcast 255.255.255.255 (RFC 1112, RFC 919)
+))
+#: IPv6 is public only inside global unicast 2000::/3, and not in these blocks.
+_GLOBAL_UNICAST_V6 = ipaddress.ip_network("2000::/3")
+_NOT_PUBLIC_V6 = tuple(ipaddress.ip_network(block) for block in (
+    "2001::/23",        # IETF protocol assignments, Teredo 2001::/32 (RFC 2928, RFC 4380)
+    "2001:db8::/32",    # documentation (RFC 3849)
+    "3fff::/20",        # documentation (RFC 9637)
+    # 64:ff9b:1::/48 (NAT64 local use, RFC 8215) lies outside 2000::/3 and is refused with it
+    "fd00:ec2::/32",    # inside fc00::/7 already; named for the AWS metadata address
+))
+#: Prefixes whose addresses carry an IPv4 address in their low 32 bits: the
+#: IPv4 address is what the packet reaches, so it is the one checked.
+_EMBEDS_V4_LOW32 = tuple(ipaddress.ip_network(block) for block in (
+    "::ffff:0:0/96",    # IPv4-mapped (RFC 4291)
+    "::/96",            # IPv4-compatible, deprecated (RFC 4291); also :: and ::1 (refused below)
+    "::ffff:0:0:0/96",  # IPv4-translated, SIIT (RFC 2765)
+    "64:ff9b::/96",     # NAT64 well-known prefix (RFC 6052)
+))
 _METADATA = {ipaddress.ip_address("169.254.169.254"), ipaddress.ip_address("fd00:ec2::254")}
 
 
@@ -33,7 +73,7 @@ def check_url(url: str) -> None:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a malformed port
     except ValueError as error:
-        raise SourceBlocked(f"malformed URL: {error}") from None
+        raise MalformedURL(f"malformed URL: {error}") from None
     if parts.scheme.lower() not in ALLOWED_SCHEMES:
         raise SourceBlocked(f"only http(s) sources can be fetched, not {parts.scheme or 'a bare path'}:")
     if not parts.hostname:
@@ -43,13 +83,19 @@ def check_url(url: str) -> None:
 
 
 def is_public_address(address: str) -> bool:
-    """True for globally routable unicast addresses only."""
+    """True for globally reachable unicast addresses only, IPv4 embedded in IPv6 included."""
     ip = ipaddress.ip_address(address.split("%", 1)[0])
-    if isinstance(ip, ipaddress.IPv6Address):
-        mapped = ip.ipv4_mapped or ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
-        if mapped is not None:
-            return is_public_address(str(mapped))
-    return ip.is_global and not ip.is_multicast and ip not in _METADATA
+    if ip in _METADATA:
+        return False
+    if isinstance(ip, ipaddress.IPv4Address):
+        return not any(ip in block for block in _NOT_PUBLIC_V4)
+    if ip.sixtofour is not None:  # 2002::/16 carries the IPv4 address in bits 16-48
+        return is_public_address(str(ip.sixtofour))
+    if int(ip) <= 1:  # :: and ::1, inside ::/96 but not IPv4
+        return False
+    if any(ip in block for block in _EMBEDS_V4_LOW32):
+        return is_public_address(str(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)))
+    return ip in _GLOBAL_UNICAST_V6 and not any(ip in block for block in _NOT_PUBLIC_V6)
 
 
 class GuardedBackend(httpcore.AsyncNetworkBackend):
