@@ -132,17 +132,27 @@ class Engine:
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
         loads: dict[str, asyncio.Future[Document]] = {}
         jobs: dict[asyncio.Future[Verdict], tuple[Claim, Citation]] = {}
-        if parsed.citation_count > self.settings.max_citations:
-            log.warning("answer has %d citations; checking the first %d", parsed.citation_count, self.settings.max_citations)
-        budget = self.settings.max_citations
+        over_limit: list[tuple[Claim, Citation]] = []
+        limit = self.settings.max_citations
+        if parsed.citation_count > limit:
+            log.warning("answer has %d citations; checking the first %d", parsed.citation_count, limit)
         for claim in parsed.claims:
-            for citation in claim.citations[: max(0, budget)]:
-                budget -= 1
+            for citation in claim.citations:
+                if len(jobs) >= limit:
+                    over_limit.append((claim, citation))
+                    continue
                 key = _source_key(citation)
                 if key not in loads:
                     loads[key] = asyncio.ensure_future(self.loader.load(citation, local_files))
                 job = asyncio.ensure_future(self._judge(claim, citation, loads[key]))
                 jobs[job] = (claim, citation)
+        # Every citation gets a verdict: those past the limit say so, none is dropped silently.
+        for claim, citation in over_limit:
+            yield _failed(claim, citation, Decision(
+                Label.UNVERIFIABLE, "over_citation_limit",
+                f"Not checked: the answer has {parsed.citation_count} citations and citemark checks the first "
+                f"{limit} (setting max_citations).",
+            ))
         pending = set(jobs)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.request_deadline

@@ -21,7 +21,8 @@ The tree::
     └── ProtocolError                   E400  a native message could not be served
         ├── FrameError                  E401  truncated frame, bad length, invalid UTF-8
         ├── MessageError                E402  not a JSON object, unknown type, bad fields
-        └── RequestCancelled            E403  the browser cancelled the request
+        ├── RequestCancelled            E403  the browser cancelled the request
+        └── OriginRefused               E404  the host was started by an extension it does not serve
 
 Source errors never become "unsupported" or "contradicted": the verdict policy
 maps them to ``unreachable`` / ``paywalled`` / ``unverifiable``.
@@ -39,6 +40,7 @@ __all__ = [
     "LocalFileRefused",
     "MalformedURL",
     "MessageError",
+    "OriginRefused",
     "ModelDownloadError",
     "ModelError",
     "ModelNotFound",
@@ -144,3 +146,7 @@ class MessageError(ProtocolError):
 
 class RequestCancelled(ProtocolError):
     code = "E403"
+
+
+class OriginRefused(ProtocolError):
+    code = "E404"

@@ -10,9 +10,14 @@ under the user state dir and to stderr.
 Every message is hostile until validated: a bad frame, invalid UTF-8, JSON that
 is not an object, an unknown type or a missing field gets an ``error`` reply
 (when there is an id to reply to, or with ``id: null``) and the host keeps
-serving. A length beyond ``MAX_INCOMING`` is skipped, and a truncated frame or
-EOF on stdin ends the host cleanly. The adapter holds no verdict logic:
-``verify`` streams the engine's verdicts, one message each.
+serving. A length beyond ``MAX_INCOMING`` is skipped, JSON nested too deeply is
+an error like any other, and a truncated frame or EOF on stdin ends the host
+cleanly — at once, even while a thread is still working on a hostile source.
+Parsing an answer runs off the event loop, so one huge answer never delays a
+``ping``. Ids are strings (≤ 128 characters) or integers, and ``1`` and ``"1"``
+are different requests. A host started by an extension its manifests do not
+name (``origins``) answers every message with E404. The adapter holds no
+verdict logic: ``verify`` streams the engine's verdicts, one message each.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import asyncio
 import json
 import logging
 import logging.handlers
+import os
 import struct
 import sys
 import threading
@@ -29,7 +35,8 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from citemark import __version__
-from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError
+from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError, OriginRefused
+from citemark.origins import allowed_origin
 from citemark.settings import Settings
 
 __all__ = ["HOST_NAME", "MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
@@ -43,6 +50,7 @@ MAX_OUTGOING = 1024 * 1024 - 1024
 CAPABILITIES = ["verify", "verify_selection", "cancel", "status", "ping", "stream"]
 _HEADER = struct.Struct("=I")
 _EOF = object()
+MAX_ID_CHARS = 128
 
 log = logging.getLogger("citemark.host")
 
@@ -53,7 +61,10 @@ def encode_frame(message: dict[str, Any]) -> bytes:
     if len(data) > MAX_OUTGOING:
         data = json.dumps(_trimmed(message), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_OUTGOING:
-        data = json.dumps({"v": PROTOCOL, "id": message.get("id"), "type": "error", "code": "E400",
+        message_id = message.get("id")
+        if isinstance(message_id, str):
+            message_id = message_id[:MAX_ID_CHARS]
+        data = json.dumps({"v": PROTOCOL, "id": message_id, "type": "error", "code": "E400",
                            "message": "reply too large for native messaging"}).encode("utf-8")
     return _HEADER.pack(len(data)) + data
 
@@ -95,6 +106,8 @@ class FrameReader:
             message = json.loads(text)
         except ValueError as error:
             return MessageError(f"message is not JSON: {error}")
+        except RecursionError:
+            return MessageError("message is nested too deeply")
         if not isinstance(message, dict):
             return MessageError("message must be a JSON object")
         return message
@@ -121,10 +134,12 @@ class FrameReader:
 class NativeHost:
     """Dispatches messages; one long-lived instance per browser port."""
 
-    def __init__(self, settings: Settings, write: Callable[[dict[str, Any]], None], origin: str | None = None) -> None:
+    def __init__(self, settings: Settings, write: Callable[[dict[str, Any]], None], origin: str | None = None,
+                 *, origin_allowed: bool = True) -> None:
         self.settings = settings
         self._write = write
         self.origin = origin
+        self.origin_allowed = origin_allowed
         self._engine = None
         self._engine_lock = asyncio.Lock()
         self._requests: dict[str, asyncio.Task[None]] = {}
@@ -162,8 +177,15 @@ class NativeHost:
             self.error(None, message)
             return
         message_id = message.get("id")
-        if message_id is not None and not isinstance(message_id, (str, int)):
-            self.error(None, MessageError("id must be a string or a number"))
+        if message_id is not None and (
+            isinstance(message_id, bool) or not isinstance(message_id, (str, int))
+            or (isinstance(message_id, str) and len(message_id) > MAX_ID_CHARS)
+            or (isinstance(message_id, int) and abs(message_id) >= 2**53)
+        ):
+            self.error(None, MessageError(f"id must be a string of at most {MAX_ID_CHARS} characters or an integer"))
+            return
+        if not self.origin_allowed:
+            self.error(message_id, OriginRefused(f"this host does not serve {self.origin}"))
             return
         kind = message.get("type")
         version = message.get("v", PROTOCOL)
@@ -207,7 +229,7 @@ class NativeHost:
 
     def _cancel(self, message_id: Any, message: dict[str, Any]) -> None:
         target = message.get("target", message_id)
-        task = self._requests.get(str(target))
+        task = self._requests.get(_request_key(target)) if isinstance(target, (str, int)) else None
         if task is not None:
             task.cancel()
 
@@ -238,7 +260,7 @@ class NativeHost:
         self._start(message_id, self._stream(message_id, ParsedAnswer(claims=(claim,), format="selection"), None, None))
 
     def _start(self, message_id: Any, work: Any) -> None:
-        key = str(message_id)
+        key = _request_key(message_id)
         if message_id is None or key in self._requests:
             work.close()
             raise MessageError("every request needs a unique id" if message_id is None else f"request {key!r} is already running")
@@ -262,14 +284,21 @@ class NativeHost:
         from citemark.answer import parse_answer
         from citemark.types import ParsedAnswer, Report
 
-        parsed = content if isinstance(content, ParsedAnswer) else parse_answer(content, fmt, page_url=page_url)
+        if isinstance(content, ParsedAnswer):
+            parsed = content
+        else:  # a 300 kB answer takes a while to parse: off the loop, so pings are answered meanwhile
+            parsed = await asyncio.to_thread(parse_answer, content, fmt, page_url=page_url)
         engine = await self.engine()
+        limit = self.settings.max_citations
         citations = [
             {"claim_index": claim.index, "claim": claim.text, "citation": citation.to_dict()}
             for claim in parsed.claims for citation in claim.citations
-        ]
-        self.send(message_id, "accepted", citations=citations, unresolved=[u.to_dict() for u in parsed.unresolved],
-                  model=engine.model_name)
+        ][:limit]
+        over = max(0, parsed.citation_count - limit)
+        notice = (f"{parsed.citation_count} citations: the first {limit} are checked, {over} are not (max_citations)"
+                  if over else None)
+        self.send(message_id, "accepted", citations=citations, not_checked=over, notice=notice,
+                  unresolved=[u.to_dict() for u in parsed.unresolved][:limit], model=engine.model_name)
         report = Report(unresolved=list(parsed.unresolved), model=engine.model_name)
         async for verdict in engine.verify(parsed):
             report.verdicts.append(verdict)
@@ -285,11 +314,23 @@ def run(args: Any = None) -> int:
     settings = Settings.load()
     _log_to_file(settings)
     origin = getattr(args, "origin", None)
-    log.info("host %s started by %s", __version__, origin or "hand")
-    return asyncio.run(_serve(settings, sys.stdin.buffer, stdout, origin))
+    allowed = allowed_origin(origin, list(getattr(args, "extra", None) or []))
+    log.info("host %s started by %s%s", __version__, origin or "hand", "" if allowed else " (not served)")
+    loop = asyncio.new_event_loop()
+    try:
+        code = loop.run_until_complete(_serve(settings, sys.stdin.buffer, stdout, origin, allowed))
+    except Exception:
+        log.exception("host failed")
+        code = 1
+    # The browser has closed stdin. A worker thread may still be inside a source
+    # that ignores its time budget; the host exits now instead of joining it.
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(code)
 
 
-async def _serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO, origin: str | None) -> int:
+async def _serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO, origin: str | None,
+                 origin_allowed: bool = True) -> int:
     loop = asyncio.get_running_loop()
     write_lock = threading.Lock()
 
@@ -302,13 +343,16 @@ async def _serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO, origin: 
             except (BrokenPipeError, ValueError, OSError):
                 pass  # the browser went away; EOF on stdin ends the host
 
-    host = NativeHost(settings, write, origin)
+    host = NativeHost(settings, write, origin, origin_allowed=origin_allowed)
     inbox: asyncio.Queue[Any] = asyncio.Queue()
     reader = FrameReader(stdin)
 
     def pump() -> None:
         while True:
-            item = reader.read()
+            try:
+                item = reader.read()
+            except OSError:  # stdin itself failed
+                item = _EOF
             loop.call_soon_threadsafe(inbox.put_nowait, item)
             if item is _EOF:
                 return
@@ -322,6 +366,11 @@ async def _serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO, origin: 
     await host.close()
     log.info("stdin closed; host exits")
     return 0
+
+
+def _request_key(message_id: str | int) -> str:
+    """Distinct keys for ``1`` and ``"1"``: they are two requests."""
+    return json.dumps(message_id)
 
 
 def _log_to_file(settings: Settings) -> None:

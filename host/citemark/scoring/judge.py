@@ -9,6 +9,7 @@ to the features) to fit the combiner on exactly what the engine will measure.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from citemark.errors import ExtractionError
@@ -53,12 +54,18 @@ async def gather(claim: str, document: Document, index: EvidenceIndex, scorer: B
             return Gathered(None, Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read."))
         return Gathered(None, decide_failure(ExtractionError(
             "no readable text (the page may need JavaScript, or the PDF is scanned)")))
-    wording = restate(claim, list(stated_in(document.text)))
-    hits = index.search(wording, k=windows)
+    # Retrieval and the checks are CPU work over the whole source: in a worker
+    # thread, so a long source never holds up the event loop (other requests, pings).
+    wording, hits = await asyncio.to_thread(_retrieve, claim, document, index, windows)
     if not hits:
         return Gathered(None, decide(_nothing_found(claim, document)))
     nli = list(await scorer.score([(h.text, wording) for h in hits])) if scorer else None
-    return Gathered(measure(wording, index, hits, nli), None)
+    return Gathered(await asyncio.to_thread(measure, wording, index, hits, nli), None)
+
+
+def _retrieve(claim: str, document: Document, index: EvidenceIndex, windows: int) -> tuple[str, list[Hit]]:
+    wording = restate(claim, list(stated_in(document.text)))
+    return wording, index.search(wording, k=windows)
 
 
 async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: BatchingScorer | None,

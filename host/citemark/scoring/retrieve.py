@@ -1,7 +1,10 @@
 """Evidence retrieval: find the windows of a source most likely to state a claim.
 
-A source is indexed once (sentences → 1–3 sentence windows → terms) and then
-searched by every claim that cites it. Windows are ranked by BM25 blended with
+A source is indexed once (sentences → 1–3 sentence windows → terms, with a
+posting list per term) and then searched by every claim that cites it. Search
+touches only the windows that contain a claim term, so its cost and memory grow
+with the postings of the claim's terms, never with sentences × terms (a long
+selection against a 50,000-sentence source stays in megabytes). Windows are ranked by BM25 blended with
 idf-weighted claim coverage, so a window that contains *all* the claim's rare
 words beats one that repeats a single one of them.
 
@@ -43,8 +46,8 @@ class EvidenceIndex:
         self.sentences: list[Span] = sentences(text)
         self.windows: list[Window] = windows(self.sentences, max_window_sentences)
         self._sentence_terms = [content_terms(text[s.start : s.end]) for s in self.sentences]
-        self._sentence_counts = [Counter(terms) for terms in self._sentence_terms]
         self.idf, self.unseen_idf = idf_table(self._sentence_terms)
+        self._postings = _postings(self._sentence_terms)
         lengths = np.array([len(t) for t in self._sentence_terms], dtype=np.float64)
         cumulative = np.concatenate([[0.0], np.cumsum(lengths)])
         firsts = np.array([w.first for w in self.windows], dtype=np.int64)
@@ -52,6 +55,15 @@ class EvidenceIndex:
         self._firsts, self._lasts = firsts, lasts
         self._window_lengths = cumulative[lasts + 1] - cumulative[firsts]
         self._mean_length = float(self._window_lengths.mean()) if len(self.windows) else 1.0
+        # Which windows hold each sentence, as CSR arrays: sentence s is in
+        # _holders[_holder_starts[s]:_holder_starts[s + 1]].
+        spans = lasts - firsts + 1
+        owner = np.repeat(np.arange(len(self.windows), dtype=np.int64), spans)
+        offsets = np.arange(int(spans.sum()), dtype=np.int64) - np.repeat(np.cumsum(spans) - spans, spans)
+        member = np.repeat(firsts, spans) + offsets
+        order = np.argsort(member, kind="stable")
+        self._holders = owner[order]
+        self._holder_starts = np.searchsorted(member[order], np.arange(len(self.sentences) + 1))
 
     def window_text(self, window: Window) -> str:
         return self.text[window.start : window.end]
@@ -70,16 +82,17 @@ class EvidenceIndex:
             return []
         distinct = list(dict.fromkeys(claim_terms))
         weights = np.array([self.idf.get(t, self.unseen_idf) for t in distinct])
-        present_idf = np.array([self.idf.get(t, 0.0) for t in distinct])
-        tf_sentence = np.array(
-            [[counts.get(t, 0) for t in distinct] for counts in self._sentence_counts],
-            dtype=np.float64,
-        )
-        cumulative = np.vstack([np.zeros((1, len(distinct))), np.cumsum(tf_sentence, axis=0)])
-        tf = cumulative[self._lasts + 1] - cumulative[self._firsts]
         norm = _K1 * (1 - _B + _B * self._window_lengths / self._mean_length)
-        bm25 = (tf * (_K1 + 1) / (tf + norm[:, None])) @ present_idf
-        weighted_cov = (tf > 0).astype(np.float64) @ weights / weights.sum()
+        bm25 = np.zeros(len(self.windows))
+        covered = np.zeros(len(self.windows))
+        for term, weight in zip(distinct, weights):
+            posting = self._postings.get(term)
+            if posting is None:
+                continue
+            windows_hit, tf = self._window_tf(*posting)
+            bm25[windows_hit] += tf * (_K1 + 1) / (tf + norm[windows_hit]) * self.idf.get(term, 0.0)
+            covered[windows_hit] += weight
+        weighted_cov = covered / weights.sum()
         sizes = self._lasts - self._firsts
         best_bm25 = bm25.max() or 1.0
         # Coverage decides; at equal coverage a wider window (more context for a
@@ -110,6 +123,14 @@ class EvidenceIndex:
                 extra.append(best)
         return [self._hit(i, claim_terms, bm25, rank) for i in chosen + extra]
 
+    def _window_tf(self, sentences_hit: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The windows holding a term's sentences, and the term's count in each."""
+        starts, ends = self._holder_starts[sentences_hit], self._holder_starts[sentences_hit + 1]
+        sizes = ends - starts
+        flat = np.repeat(starts - np.cumsum(sizes) + sizes, sizes) + np.arange(int(sizes.sum()))
+        windows_hit, inverse = np.unique(self._holders[flat], return_inverse=True)
+        return windows_hit, np.bincount(inverse, weights=np.repeat(counts, sizes).astype(np.float64))
+
     @staticmethod
     def _contains(outer: Window, inner: Window) -> bool:
         return outer.first <= inner.first and inner.last <= outer.last
@@ -128,6 +149,17 @@ class EvidenceIndex:
         """Coverage of the claim by the whole source (words anywhere in it)."""
         every = [term for terms in self._sentence_terms for term in terms]
         return coverage(content_terms(claim), every, self.idf, self.unseen_idf)
+
+
+def _postings(sentence_terms: list[list[str]]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """``term -> (sentence indexes, counts)`` in sentence order."""
+    gathered: dict[str, tuple[list[int], list[int]]] = {}
+    for index, terms in enumerate(sentence_terms):
+        for term, count in Counter(terms).items():
+            sentences_of, counts = gathered.setdefault(term, ([], []))
+            sentences_of.append(index)
+            counts.append(count)
+    return {term: (np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)) for term, (a, b) in gathered.items()}
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ import time
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 
 from citemark.errors import ExtractionError
+from citemark.sources import nesting
 from citemark.types import Document
 
 __all__ = ["extract", "html_to_text", "pdf_to_text", "sniff_kind"]
@@ -103,6 +104,7 @@ def extract(
 
 def html_to_text(html: str, *, url: str = "", extractor: str = "auto") -> tuple[str, str | None, bool]:
     """Main text, title, and whether the page is behind a paywall or login."""
+    html = nesting.bounded(html)
     tree = HTMLParser(html)
     title = _title(tree)
     paywall_marked = _marked_not_free(tree)
