@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from citemark.settings import Settings
+from tests.support.keyring import memory_keyring  # noqa: F401 - a fixture for every test
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

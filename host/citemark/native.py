@@ -278,7 +278,16 @@ class NativeHost:
             finally:
                 self._requests.pop(key, None)
 
-        self._requests[key] = asyncio.get_running_loop().create_task(guarded())
+        def cancelled_before_start(task: asyncio.Task[None]) -> None:
+            # A task cancelled before its first step never runs guarded(): answer for it here.
+            if task.cancelled():
+                work.close()
+                self._requests.pop(key, None)
+                self.send(message_id, "cancelled")
+
+        task = asyncio.get_running_loop().create_task(guarded())
+        task.add_done_callback(cancelled_before_start)
+        self._requests[key] = task
 
     async def _stream(self, message_id: Any, content: Any, fmt: str | None, page_url: str | None) -> None:
         from citemark.answer import parse_answer

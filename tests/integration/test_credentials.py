@@ -5,9 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-import keyring
 import pytest
-from keyring.backend import KeyringBackend
 
 from citemark import credentials
 from citemark.sources.fetch import Fetcher
@@ -15,36 +13,6 @@ from tests.conftest import LoopbackServer, Reply
 from tests.support.tls import self_signed
 
 SECRET = "Bearer s3cr3t-t0ken"
-
-
-class MemoryKeyring(KeyringBackend):
-    """A keyring backend that keeps entries in a dict: registered for the test, not a mock of citemark."""
-
-    priority = 1
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.entries: dict[tuple[str, str], str] = {}
-
-    def get_password(self, service, username):
-        return self.entries.get((service, username))
-
-    def set_password(self, service, username, password):
-        self.entries[(service, username)] = password
-
-    def delete_password(self, service, username):
-        self.entries.pop((service, username), None)
-
-
-@pytest.fixture
-def memory_keyring():
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    credentials._cache.clear()
-    yield backend
-    keyring.set_keyring(previous)
-    credentials._cache.clear()
 
 
 @pytest.fixture

@@ -1,0 +1,100 @@
+"""The hostile-input suite's tools: a host under attack that is pinged throughout, and its peak memory.
+
+Every attack here is a test that must pass: the host (a real subprocess over real
+pipes, serving sources from 127.0.0.1) answers a ``ping`` within ``PING_LIMIT``
+seconds during each attack, and its peak resident memory stays under
+``MEMORY_LIMIT_MB``. Bombs are generated in the test; nothing leaves loopback.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from tests.support.host import HostProcess
+
+PING_LIMIT = 1.0
+MEMORY_LIMIT_MB = 400
+
+
+@pytest.fixture
+def host_env(home):
+    return {"HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "XDG_STATE_HOME": str(home / "state"),
+            "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
+            "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_MODEL": "none", "CITEMARK_RETRIES": "0"}
+
+
+@pytest.fixture
+def host(host_env):
+    process = HostProcess(host_env)
+    yield process
+    process.close()
+    assert not process.raw_errors, process.raw_errors
+
+
+@dataclass
+class Siege:
+    """What one attack produced: its frames, the slowest ping reply, and the host's peak memory."""
+
+    frames: list[dict[str, Any]] = field(default_factory=list)
+    slowest_ping: float = 0.0
+    pings: int = 0
+    peak_mb: float = 0.0
+
+    def of_type(self, kind: str) -> list[dict[str, Any]]:
+        return [f for f in self.frames if f.get("type") == kind]
+
+
+def besiege(host: HostProcess, request: dict[str, Any] | bytes, until: tuple[Any, str | tuple[str, ...]],
+            timeout: float = 60.0, interval: float = 0.2) -> Siege:
+    """Send ``request``, ping every ``interval`` s until the frame ``until`` = (id, type) arrives."""
+    siege = Siege()
+    wanted_id, wanted = until
+    wanted_types = (wanted,) if isinstance(wanted, str) else wanted
+    host.send(request)
+    sent: dict[str, float] = {}
+    deadline = time.monotonic() + timeout
+    next_ping = time.monotonic()
+    finished = False
+    while not finished or sent:
+        now = time.monotonic()
+        assert now < deadline, f"attack not answered within {timeout} s; frames so far: {siege.frames[-3:]}"
+        if now >= next_ping and not finished:
+            ping_id = f"ping-{siege.pings}"
+            siege.pings += 1
+            sent[ping_id] = now
+            host.send({"v": 1, "id": ping_id, "type": "ping"})
+            next_ping = now + interval
+        for at in sent.values():  # a ping still unanswered counts as slow while we wait
+            siege.slowest_ping = max(siege.slowest_ping, now - at)
+        try:
+            frame = host.frames.get(timeout=0.05)
+        except Exception:  # queue.Empty
+            continue
+        assert frame is not None, "host closed stdout during the attack"
+        if frame.get("type") == "pong" and frame.get("id") in sent:
+            siege.slowest_ping = max(siege.slowest_ping, time.monotonic() - sent.pop(frame["id"]))
+            continue
+        siege.frames.append(frame)
+        if frame.get("id") == wanted_id and frame.get("type") in wanted_types:
+            finished = True
+    siege.peak_mb = peak_rss_mb(host.process.pid)
+    return siege
+
+
+def peak_rss_mb(pid: int) -> float:
+    """The process's peak resident set size so far (VmHWM), in MB."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmHWM in /proc status")
+
+
+def assert_held(siege: Siege) -> None:
+    assert siege.pings >= 1
+    assert siege.slowest_ping < PING_LIMIT, f"a ping waited {siege.slowest_ping:.2f} s during the attack"
+    assert siege.peak_mb < MEMORY_LIMIT_MB, f"host peaked at {siege.peak_mb:.0f} MB"
