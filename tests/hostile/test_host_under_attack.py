@@ -14,7 +14,7 @@ import zlib
 
 import pytest
 
-from tests.conftest import Reply
+from tests.conftest import LoopbackServer, Reply
 from tests.hostile.conftest import assert_held, besiege, peak_rss_mb
 from tests.support.host import HostProcess
 
@@ -217,3 +217,21 @@ def test_an_endless_frame_stream_of_pings_never_grows_memory(host):
     for _ in range(20_000):
         assert host.receive()["type"] == "pong"
     assert peak_rss_mb(host.process.pid) < 400
+
+
+@pytest.mark.parametrize("agent", ["bot", "*"])
+def test_30_origins_with_500kb_robots_files_cost_little_and_stall_nothing(host, agent):
+    rules = "".join(f"User-agent: {agent if agent == '*' else f'bot{i}'}\nDisallow: /p{i}/*/x$\nAllow: /q{i}\n"
+                    for i in range(12_000))[:499_000]
+    origins = [LoopbackServer().__enter__() for _ in range(30)]
+    try:
+        for origin in origins:
+            origin.routes["/robots.txt"] = Reply(rules, headers={"Content-Type": "text/plain"})
+            origin.routes["/danube"] = Reply(DANUBE)
+        siege = besiege(host, verify("r", markdown("The Danube flows for 2,850 kilometres",
+                                                   *(o.url("/danube") for o in origins))), ("r", "done"), timeout=90)
+    finally:
+        for origin in origins:
+            origin.__exit__(None, None, None)
+    assert_held(siege)
+    assert [v["verdict"] for v in verdicts(siege)] == ["supported"] * 30
