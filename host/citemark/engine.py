@@ -69,7 +69,8 @@ class Engine:
             cache = SourceCache(self.settings.cache_dir / "sources.sqlite3")
         self.cache = cache if isinstance(cache, SourceCache) else None
         self.fetcher = Fetcher(self.settings, transport=transport, credentials=credentials)
-        self.loader = SourceLoader(self.settings, self.fetcher, self.cache)
+        self.papers = _paper_sources(self.settings, transport, self.cache is not None)
+        self.loader = SourceLoader(self.settings, self.fetcher, self.cache, self.papers)
         self._indexes: OrderedDict[str, EvidenceIndex] = OrderedDict()
 
     @property
@@ -89,6 +90,8 @@ class Engine:
 
     async def aclose(self) -> None:
         await self.fetcher.aclose()
+        if self.papers is not None:
+            await self.papers.services.aclose()
         if self.cache:
             self.cache.close()
 
@@ -252,6 +255,16 @@ def _source_key(citation: Citation) -> str:
     if citation.path:
         return "path:" + str(Path(citation.path).expanduser())
     return "text:" + hashlib.sha1((citation.text or "").encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _paper_sources(settings: Settings, transport: httpx.AsyncBaseTransport | None, cache: bool):  # noqa: ANN202
+    """DOIs and arXiv ids read as papers (Crossref / arXiv / OpenAlex), unless ``scholarly_lookups`` is off."""
+    if not settings.scholarly_lookups:
+        return None
+    from citemark.scholarly.fulltext import ScholarlySources
+    from citemark.scholarly.services import Services
+
+    return ScholarlySources(Services(settings, transport=transport, cache=cache))
 
 
 def _lazy_scorer(pack: ModelPack) -> Scorer:

@@ -12,7 +12,8 @@ The tree::
     │   ├── SourceUnreachable           E202  DNS, connection, timeout, HTTP error status
     │   ├── RobotsDisallowed            E203  robots.txt forbids fetching it
     │   ├── SourceTooLarge              E204  body over the size cap
-    │   └── ExtractionError             E205  fetched, but no text could be read from it
+    │   ├── ExtractionError             E205  fetched, but no text could be read from it
+    │   └── LookupUnavailable           E206  Crossref / arXiv / OpenAlex did not answer usably
     ├── ModelError                      E300  the NLI model cannot be used
     │   ├── ModelNotFound               E301  no pack of that name or path
     │   ├── ModelPackInvalid            E302  manifest, tokenizer or ONNX file is wrong
@@ -36,6 +37,7 @@ __all__ = [
     "FrameError",
     "InputError",
     "LocalFileRefused",
+    "LookupUnavailable",
     "MessageError",
     "ModelDownloadError",
     "ModelError",
@@ -106,6 +108,12 @@ class SourceTooLarge(SourceError):
 
 class ExtractionError(SourceError):
     code = "E205"
+
+
+class LookupUnavailable(SourceError):
+    """A scholarly service was unreachable, rate-limited past our patience, or answered a malformed record."""
+
+    code = "E206"
 
 
 class ModelError(CitemarkError):

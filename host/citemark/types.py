@@ -105,6 +105,7 @@ class Document:
     paywalled: bool = False
     retracted: str | None = None  # the retraction notice, when one was found
     from_cache: bool = False
+    pdf_link: str | None = None  # a scholarly landing page's full text (``citation_pdf_url``), as the page gives it
 
     def page_of(self, offset: int) -> int | None:
         """1-based PDF page holding ``offset``, or None for non-paged sources."""
