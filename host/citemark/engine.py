@@ -207,6 +207,7 @@ class Engine:
             claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
             explanation=decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
             source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
+            read_from=document.final_url if document.final_url and document.final_url != document.url else None,
         )
 
     async def _index(self, document: Document) -> EvidenceIndex:

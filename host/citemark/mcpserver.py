@@ -1,7 +1,8 @@
 """``citemark mcp``: the engine as a stdio MCP server for desktop agents (official ``mcp`` SDK, v2).
 
-Three typed tools with structured outputs: ``verify_answer``, ``verify_claims``,
-``check_source``. All are read-only and open-world (they fetch the web). Long
+Four typed tools with structured outputs: ``verify_answer``, ``verify_claims``,
+``check_source``, and ``check_references`` (does each entry of a bibliography exist,
+through Crossref, arXiv and OpenAlex; only the references are sent to them). All are read-only and open-world (they fetch the web). Long
 calls report progress after every verdict. Bad input is raised as a tool
 error carrying citemark's error code, never returned as a success payload.
 
@@ -60,6 +61,7 @@ class VerdictOut(BaseModel):
     evidence: EvidenceOut | None = None
     source_title: str | None = None
     missing: list[str] = []
+    read_from: str | None = Field(None, description="the copy that was read when not the cited URL (an open PDF)")
 
 
 class UnresolvedOut(BaseModel):

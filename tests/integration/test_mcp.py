@@ -30,7 +30,7 @@ def params(home, tmp_path):
 async def test_tools_are_listed_with_schemas_and_annotations(params):
     async with Client(params) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    assert set(tools) == {"verify_answer", "verify_claims", "check_source"}
+    assert set(tools) == {"verify_answer", "verify_claims", "check_source", "check_references"}
     for tool in tools.values():
         assert tool.description and tool.output_schema
         assert tool.annotations.read_only_hint is True and tool.annotations.open_world_hint is True

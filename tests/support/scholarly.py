@@ -35,7 +35,8 @@ class Paper:
     venue: str | None = None
     updates: list[dict] = field(default_factory=list)  # Crossref updated-by entries
     pdf_pages: list[str] | None = None  # served at /pdf/<slug> when set
-    landing: str | None = None  # "open" (readable, with citation_pdf_url), "paywalled", or None (no landing page)
+    landing: str | None = None  # "open", "paywalled", "gone" (its URL answers 404) or None (no landing page)
+    pdf_meta: bool = True  # the landing page names the PDF in citation_pdf_url
     oa_pdf: bool = False  # OpenAlex lists the PDF as an open-access location
     malformed: bool = False  # Crossref answers a record without title
 
@@ -81,7 +82,7 @@ class FakeScholarly:
         if paper.pdf_pages:
             self.server.routes[f"/pdf/{paper.slug}"] = Reply(make_pdf(paper.pdf_pages, title=paper.title),
                                                             headers={"Content-Type": "application/pdf"})
-        if paper.landing:
+        if paper.landing in ("open", "paywalled"):
             self.server.routes[f"/landing/{paper.slug}"] = Reply(self.landing_html(paper))
 
     def settings_for(self) -> dict[str, object]:
@@ -199,7 +200,7 @@ class FakeScholarly:
 
     def landing_html(self, paper: Paper) -> str:
         meta = f'<meta name="citation_title" content="{escape(paper.title)}">'
-        if paper.pdf_pages:
+        if paper.pdf_pages and paper.pdf_meta:
             meta += f'<meta name="citation_pdf_url" content="/pdf/{paper.slug}">'
         if paper.landing == "paywalled":
             body = ("<p>Abstract only.</p><p>Access through your institution to read the full article.</p>"
@@ -255,6 +256,7 @@ MEHRA = Paper(
     "Hydroxychloroquine or chloroquine with or without a macrolide for treatment of COVID-19: a multinational registry analysis",
     [("Mandeep R", "Mehra"), ("Sapan S", "Desai"), ("Frank", "Ruschitzka")], 2020, doi="10.1016/s0140-6736(20)31180-6",
     venue="The Lancet", updates=[retraction((2020, 6, 5), "10.1016/s0140-6736(20)31324-6", source="retraction-watch")],
+    landing="gone",
 )
 EXAMPLE_PAPERS = [
     Paper("Attention Is All You Need", [("Ashish", "Vaswani"), ("Noam", "Shazeer"), ("Niki", "Parmar")], 2017,
