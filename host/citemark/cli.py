@@ -334,8 +334,18 @@ def _cache_clear(args: argparse.Namespace) -> int:
 
     cache = SourceCache(Settings.load().cache_dir / "sources.sqlite3")
     cache.clear()
+    _clear_scholarly_records(cache.path)
     print("source cache cleared")
     return EXIT_OK
+
+
+def _clear_scholarly_records(path: Path) -> None:
+    """Crossref / arXiv / OpenAlex records live in their own table of the same file."""
+    from citemark.scholarly.cache import RecordCache
+
+    records = RecordCache(path, ttl=0)
+    records.clear()
+    records.close()
 
 
 # ---------------------------------------------------------------- the other doors

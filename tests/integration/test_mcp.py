@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -24,6 +25,8 @@ def params(home, tmp_path):
            "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
            "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_MODEL": "none", "CITEMARK_RETRIES": "0",
            "CITEMARK_LOCAL_FILE_DIRS": str(allowed)}
+    if "PYTHONPATH" in os.environ:  # the server runs the checkout under test
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return StdioServerParameters(command=sys.executable, args=["-m", "citemark.cli", "mcp"], env=env)
 
 
