@@ -131,6 +131,14 @@ async def test_an_unreachable_service_is_unverifiable(settings, fake):
     assert report.results[0].status == Status.UNVERIFIABLE and "could not be reached" in report.results[0].explanation
 
 
+async def test_no_title_match_while_a_service_is_down_is_unverifiable_not_missing(refs_settings, fake):
+    fake.queued["crossref"].append(Reply("Service Unavailable", 503, {"Retry-After": "3600"}))
+    report = await check_bibliography("1. Lima, A. (2020). Rivers of the northern plains and their floods. Venue.",
+                                      refs_settings, cache=False)
+    assert report.results[0].status == Status.UNVERIFIABLE and "crossref" in report.results[0].explanation
+    assert fake.calls["arxiv"] and fake.calls["openalex"]  # the others were asked, and had nothing
+
+
 async def test_malformed_answers_are_unverifiable(refs_settings, fake):
     fake.queued["arxiv"].append(Reply("Rate exceeded.", 200, {"Content-Type": "text/plain"}))
     fake.queued["crossref"].append(Reply("<html>gateway</html>", 200))

@@ -89,6 +89,22 @@ def test_a_markdown_list_after_its_heading_only():
     assert "Continued venue line" in references[1].raw
 
 
+@pytest.mark.parametrize("text", [
+    "@article{", "@article{x, title={unclosed", "\\bibitem", "\\bibitem{k}", "References\n",
+    "@misc{k, title = \"q, author = {A and B}", "1. " + "a" * 200_000, "@article{k, title=x # y, year=2020}",
+    "# References\n- (2019). .\n- ..........................", "1. " + '"' * 40,
+])
+def test_hostile_bibliographies_parse_or_fail_clearly(text):
+    started = time.monotonic()
+    try:
+        references = parse_references(text)
+    except InputError as error:
+        assert error.code == "E100"
+    else:
+        assert all(isinstance(r, Reference) for r in references)
+    assert time.monotonic() - started < 2
+
+
 def test_nothing_to_check_is_a_clear_error():
     with pytest.raises(InputError, match="no references found"):
         parse_references("hi")

@@ -203,9 +203,10 @@ async def _search(reference: Reference, services: Services) -> Work | None:
         exact = [w for w in found if same_title(title, w.title)]
         if exact:
             return min(exact, key=lambda w: len(compare(reference, w)))
-    if not candidates and failures:
-        raise failures[0]
-    return max(candidates, key=lambda w: title_similarity(title, w.title), default=None)
+    best = max(candidates, key=lambda w: title_similarity(title, w.title), default=None)
+    if failures and (best is None or title_similarity(title, best.title) < NEAR_MISS):
+        raise failures[0]  # a service that did not answer might have held the paper: no "not found" from silence
+    return best
 
 
 def _judged(reference: Reference, work: Work, how: str) -> ReferenceResult:

@@ -304,3 +304,15 @@ def _last(matches: Any) -> re.Match[str] | None:
     for found in matches:  # noqa: B007 - the last one is wanted
         pass
     return found
+
+
+if __name__ == "__main__":  # python -m citemark.scholarly.references FILE: what citemark reads from each entry
+    import json
+    import sys
+    from pathlib import Path
+
+    source = Path(sys.argv[1]).read_text(encoding="utf-8") if len(sys.argv) > 1 else (
+        "References\n1. Vaswani, A., & Shazeer, N. (2017). Attention is all you need. arXiv:1706.03762\n"
+        "2. K. He and J. Sun. Deep residual learning for image recognition. In CVPR, 2016. doi:10.1109/CVPR.2016.90\n")
+    for parsed in parse_references(source):
+        print(json.dumps(parsed.to_dict(), ensure_ascii=False))
