@@ -36,10 +36,11 @@ class Update:
     def link(self) -> str | None:
         return f"https://doi.org/{self.doi}" if self.doi else None
 
-    def describe(self) -> str:
+    def describe(self, *, retraction_watch: bool | None = None) -> str:
         """"Retraction (2021-03-04, Retraction Watch): https://doi.org/10.x/notice"."""
         what = self.label or self.kind.replace("_", " ").capitalize()
-        details = ", ".join(x for x in (self.date, "Retraction Watch" if self.source == "retraction-watch" else None) if x)
+        listed = self.source == "retraction-watch" if retraction_watch is None else retraction_watch
+        details = ", ".join(x for x in (self.date, "Retraction Watch" if listed else None) if x)
         text = f"{what} ({details})" if details else what
         return f"{text}: {self.link}" if self.link else text
 
@@ -77,7 +78,14 @@ class Work:
     def retraction_notice(self) -> str | None:
         """The notice in words, for the ``retracted`` verdict; None when the work stands."""
         if self.retractions:
-            return "; ".join(u.describe() for u in self.retractions)
+            # The publisher's notice and Retraction Watch's entry for it are one notice, said once.
+            notices: dict[tuple[str, str | None], list[Update]] = {}
+            for update in self.retractions:
+                notices.setdefault((update.kind, update.doi or update.date), []).append(update)
+            return "; ".join(
+                group[0].describe(retraction_watch=any(u.source == "retraction-watch" for u in group))
+                for group in notices.values()
+            )
         if self.retracted_flag:
             return f"marked retracted by {self.service}"
         return None
