@@ -224,7 +224,10 @@ def _judged(reference: Reference, work: Work, how: str) -> ReferenceResult:
             fix=f"Correct the {fields} to match {record}" + (" — or cite the paper you meant." if how != "title" else "."),
             resolved_by=how,
         )
-    return ReferenceResult(reference, Status.EXISTS, f"Found: {record}.", work, resolved_by=how)
+    others = [u.describe() for u in work.updates if not u.retracting]  # corrections, errata: the work stands
+    note = f" It has been updated: {'; '.join(others)}." if others else ""
+    return ReferenceResult(reference, Status.EXISTS, f"Found: {record}.{note}", work, resolved_by=how,
+                           fix="Check the cited details against the correction." if others else None)
 
 
 def _describe(work: Work) -> str:
