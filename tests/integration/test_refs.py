@@ -65,6 +65,7 @@ async def test_example_bibliography_gets_the_right_status_for_every_entry(refs_s
     assert [d.field for d in by_index[7].differences] == ["year"]
     assert by_index[7].differences[0].record == "1997"
     assert {d.field for d in by_index[8].differences} == {"title", "first_author"}
+    assert "doi:10.1016/j.neunet.2014.09.003" in by_index[8].fix  # the paper the cited title names
     assert {d.field for d in by_index[9].differences} == {"first_author", "year"}
     assert by_index[9].work.authors[0] == "Dong"
     wakefield = by_index[10]
@@ -148,6 +149,13 @@ async def test_malformed_answers_are_unverifiable(refs_settings, fake):
         "1. Kingma, D. (2014). Adam: a method for stochastic optimization. arXiv:1412.6980\n"
         "2. LeCun, Y. (2015). Deep learning. doi:10.1038/nature14539\n", refs_settings, cache=False)
     assert [r.status for r in report.results] == [Status.UNVERIFIABLE, Status.UNVERIFIABLE]
+
+
+async def test_a_wrong_doi_on_a_real_title_is_not_found_with_the_right_doi_in_the_fix(refs_settings):
+    report = await check_bibliography("1. Silver, D. (2016). Mastering the game of Go with deep neural networks and "
+                                      "tree search. doi:10.1038/nature99999", refs_settings, cache=False)
+    result = report.results[0]
+    assert result.status == Status.NOT_FOUND and "10.1038/nature16961" in result.fix
 
 
 async def test_a_malformed_arxiv_id_is_not_found(refs_settings):

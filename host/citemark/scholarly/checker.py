@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import httpx
@@ -132,7 +132,7 @@ async def check_reference(reference: Reference, services: Services) -> Reference
             return await _by_title(reference, services)
     except LookupUnavailable as error:
         return ReferenceResult(reference, Status.UNVERIFIABLE, f"Could not be checked: {error.message}.",
-                               fix="Check it again later (a scholarly service did not answer).")
+                               fix="Check it again later (a scholarly service did not answer usably).")
     return ReferenceResult(reference, Status.UNVERIFIABLE, "No DOI, arXiv id or title could be read from this entry.",
                            fix="Write the entry with at least its title, first author and year.")
 
@@ -151,16 +151,30 @@ async def _by_doi(reference: Reference, services: Services) -> ReferenceResult:
         except LookupUnavailable as error:
             failure = failure or error
     if work is not None:
-        return _judged(reference, work, "doi")
+        result = _judged(reference, work, "doi")
+        if result.status == Status.MISMATCH and any(d.field == "title" for d in result.differences):
+            meant = await _meant(reference, services)
+            if meant is not None and meant.doi and meant.doi != work.doi:
+                result = replace(result, fix=f"The DOI is another paper's: '{reference.title}' is doi:{meant.doi}"
+                                             f" ({_describe(meant)}).")
+        return result
     if failure is not None:
         raise failure
     fix = f"The DOI {doi} is not registered: correct it or remove the reference."
-    if reference.title:
-        suggestion = await _search(reference, services)
-        if suggestion is not None and same_title(reference.title, suggestion.title) and suggestion.doi:
-            fix = f"The DOI {doi} is not registered; the paper with this title has DOI {suggestion.doi}."
+    meant = await _meant(reference, services) if reference.title else None
+    if meant is not None and meant.doi:
+        fix = f"The DOI {doi} is not registered; the paper with this title has DOI {meant.doi}."
     return ReferenceResult(reference, Status.NOT_FOUND, f"No record of DOI {doi} at Crossref or OpenAlex.",
                            fix=fix, resolved_by="doi")
+
+
+async def _meant(reference: Reference, services: Services) -> Work | None:
+    """The paper the cited title names, when a search finds it exactly (a hint for the fix; failures are quiet)."""
+    try:
+        found = await _search(reference, services)
+    except LookupUnavailable:
+        return None
+    return found if found is not None and same_title(reference.title or "", found.title) else None
 
 
 async def _by_arxiv(reference: Reference, services: Services) -> ReferenceResult:
