@@ -201,6 +201,27 @@ def test_a_correction_or_a_notice_record_is_no_retraction():
     assert not crossref.parse_work(message).retracted
 
 
+def test_crossref_title_markup_is_text():
+    work = crossref.parse_work({"DOI": "10.1/x", "title": ["Growth of <i>E. coli</i> at 37&#x2009;°C"],
+                                "subtitle": ["<scp>A</scp> study"]})
+    assert work.title == "Growth of E. coli at 37 °C: A study"
+
+
+async def test_an_announced_rate_limit_slows_the_pacer():
+    stamps: list[float] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        stamps.append(time.monotonic())
+        return httpx.Response(404, headers={"X-Rate-Limit-Limit": "4", "X-Rate-Limit-Interval": "1s"})
+
+    http = _http(handler)
+    client = crossref.CrossrefClient(http)
+    for doi in ("10.1/a", "10.1/b", "10.1/c"):
+        await client.work(doi)
+    await http.aclose()
+    assert all(b - a >= 0.24 for a, b in zip(stamps, stamps[1:]))
+
+
 @pytest.mark.parametrize("message", [{}, {"DOI": "10.1/x"}, {"title": ["T"]}, {"DOI": "10.1/x", "title": [None]}, []])
 def test_malformed_crossref_records(message):
     with pytest.raises(LookupUnavailable):

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import quote
 
 from citemark.errors import LookupUnavailable
-from citemark.scholarly.records import Update, Work
+from citemark.scholarly.records import Update, Work, plain_title
 from citemark.scholarly.service import ScholarlyHTTP
 
 __all__ = ["CrossrefClient", "parse_work"]
@@ -121,9 +121,12 @@ def _update(raw: Any) -> Update | None:
 
 
 def _first(value: Any) -> str | None:
+    """The first non-empty string; markup Crossref titles carry (``<i>``, ``<scp>``, MathML) is taken out."""
     if isinstance(value, list):
         value = next((v for v in value if isinstance(v, str) and v.strip()), None)
-    return " ".join(value.split()) if isinstance(value, str) and value.strip() else None
+    if not isinstance(value, str):
+        return None
+    return plain_title(value) or None
 
 
 def _year(value: Any) -> int | None:

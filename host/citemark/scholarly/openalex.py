@@ -15,7 +15,7 @@ from typing import Any
 
 from citemark.errors import LookupUnavailable
 from citemark.scholarly.arxiv import ARXIV_ID
-from citemark.scholarly.records import Work
+from citemark.scholarly.records import Work, plain_title
 from citemark.scholarly.service import ScholarlyHTTP
 
 __all__ = ["OpenAlexClient", "parse_work"]
@@ -93,7 +93,7 @@ def parse_work(item: Any) -> Work:
     primary = item.get("primary_location") if isinstance(item.get("primary_location"), dict) else {}
     source = primary.get("source") if isinstance(primary.get("source"), dict) else {}
     return Work(
-        service="openalex", title=" ".join(title.split()), authors=tuple(authors), year=year,
+        service="openalex", title=plain_title(title), authors=tuple(authors), year=year,
         years=(year,) if year else (), doi=doi, arxiv_id=arxiv_id, venue=source.get("display_name"),
         url=primary.get("landing_page_url"), pdf_urls=tuple(dict.fromkeys(pdfs)),
         retracted_flag=item.get("is_retracted") is True,

@@ -8,14 +8,21 @@ correction), with its date and the link to the notice.
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["RETRACTING", "Update", "Work"]
+__all__ = ["RETRACTING", "Update", "Work", "plain_title"]
 
 #: Crossref update types that take a work's support away (``expression_of_concern`` included:
 #: the verdict vocabulary counts it with retractions).
 RETRACTING = frozenset({"retraction", "partial_retraction", "withdrawal", "removal", "expression_of_concern"})
+
+
+def plain_title(value: str) -> str:
+    """A title as text: the markup services leave in (``<i>``, ``<scp>``, MathML, entities) taken out."""
+    return " ".join(html.unescape(re.sub(r"<[^>]{0,200}>", "", value)).split())
 
 
 @dataclass(frozen=True, slots=True)

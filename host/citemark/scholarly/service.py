@@ -3,7 +3,9 @@
 - **Polite.** The User-Agent names citemark and, when ``scholarly_contact`` is set,
   carries ``mailto:`` (Crossref's and OpenAlex's polite pools ask for it).
 - **Paced.** One pacer per service keeps requests ``*_interval`` seconds apart
-  (arXiv asks for one every three seconds), across every concurrent lookup.
+  (arXiv asks for one every three seconds), across every concurrent lookup, and
+  slower still when the service announces a lower limit (Crossref's
+  ``X-Rate-Limit-Limit`` / ``X-Rate-Limit-Interval``).
 - **Rate limits.** A 429 or 503 is retried after its ``Retry-After`` (seconds or an
   HTTP date); a wait longer than ``scholarly_max_wait`` is not waited out: the
   lookup fails with ``LookupUnavailable`` and the reference is ``unverifiable``.
@@ -50,13 +52,22 @@ class _Pacer:
         self.interval = interval
         self._lock = asyncio.Lock()
         self._next = 0.0
+        self._sent = 0.0
 
     async def wait(self) -> None:
         async with self._lock:
             now = time.monotonic()
             if self._next > now:
                 await asyncio.sleep(self._next - now)
-            self._next = time.monotonic() + self.interval
+            self._sent = time.monotonic()
+            self._next = self._sent + self.interval
+
+    def follow(self, headers: httpx.Headers) -> None:
+        """Crossref announces its limit (``X-Rate-Limit-Limit: 50``, ``X-Rate-Limit-Interval: 1s``): keep under it."""
+        limit, interval = headers.get("x-rate-limit-limit", ""), headers.get("x-rate-limit-interval", "")
+        if limit.isdigit() and int(limit) > 0 and interval.endswith("s") and interval[:-1].isdigit():
+            self.interval = max(self.interval, int(interval[:-1]) / int(limit))
+            self._next = max(self._next, self._sent + self.interval)
 
     def hold(self, seconds: float) -> None:
         """The service said Retry-After: nobody asks it again before then."""
@@ -136,6 +147,7 @@ class ScholarlyHTTP:
             except httpx.HTTPError as error:
                 raise LookupUnavailable(f"{service}: {error}") from None
             if status in (200, 404):
+                pacer.follow(headers)
                 return status, body
             if status in _RATE_LIMITED:
                 wait = retry_after(headers.get("retry-after", ""))
