@@ -25,6 +25,8 @@ from citemark.answer import parse_answer
 from citemark.errors import CitemarkError, SourceBlocked
 from citemark.models import registry
 from citemark.models.pack import ModelPack
+from citemark.scholarly.fulltext import ScholarlySources
+from citemark.scholarly.services import Services
 from citemark.scoring.calibrate import Combiner, load_default
 from citemark.scoring.judge import judge
 from citemark.scoring.nli import BatchingScorer, Scorer
@@ -258,13 +260,10 @@ def _source_key(citation: Citation) -> str:
     return "text:" + hashlib.sha1((citation.text or "").encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _paper_sources(settings: Settings, transport: httpx.AsyncBaseTransport | None, cache: bool):  # noqa: ANN202
+def _paper_sources(settings: Settings, transport: httpx.AsyncBaseTransport | None, cache: bool) -> ScholarlySources | None:
     """DOIs and arXiv ids read as papers (Crossref / arXiv / OpenAlex), unless ``scholarly_lookups`` is off."""
     if not settings.scholarly_lookups:
         return None
-    from citemark.scholarly.fulltext import ScholarlySources
-    from citemark.scholarly.services import Services
-
     return ScholarlySources(Services(settings, transport=transport, cache=cache))
 
 
