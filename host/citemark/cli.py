@@ -102,6 +102,8 @@ def _parser() -> argparse.ArgumentParser:
     clear = cache_commands.add_parser("clear", help="delete every cached source")
     clear.set_defaults(handler=_cache_clear)
 
+    _add_refs(commands)
+
     for name, help_text, module in _DOORS:
         door = commands.add_parser(name, help=help_text)
         door.set_defaults(handler=_door(module, name))
@@ -229,6 +231,46 @@ class _Progress:
             sys.stderr.flush()
 
 
+# ---------------------------------------------------------------- refs
+
+
+def _add_refs(commands: argparse._SubParsersAction) -> None:
+    refs = commands.add_parser(
+        "refs", help="check that a bibliography's references exist (Crossref, arXiv, OpenAlex)",
+        description="Check each reference of a BibTeX file, a Markdown or plain References list, or LaTeX "
+                    "\\bibitems: exists, mismatch, not_found, retracted or unverifiable, and a grade for the list. "
+                    "Only the references are sent to the services, never anything else.")
+    refs.add_argument("file", help="bibliography file, or - for standard input")
+    refs.add_argument("--format", choices=["bibtex", "latex", "list"], help="default: detect")
+    refs.add_argument("--json", action="store_true", help="print the JSON report")
+    refs.add_argument("--strict", action="store_true", help="also fail when a reference could not be checked")
+    refs.add_argument("--no-cache", action="store_true", help="neither read nor write cached records")
+    refs.add_argument("-v", "--verbose", action="store_true")
+    refs.set_defaults(handler=_refs)
+
+
+def _refs(args: argparse.Namespace) -> int:
+    """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted."""
+    from citemark.scholarly.checker import Status, check_bibliography
+
+    settings = Settings.load()
+    text = _read_answer(args.file, settings.max_answer_chars)
+    report = asyncio.run(check_bibliography(text, settings, fmt=args.format, cache=not args.no_cache))
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
+    else:
+        for result in report.results:
+            reference = result.reference
+            label = reference.key or reference.title or reference.raw[:60]
+            print(f"[{reference.index}] {result.status.value:12} {label}")
+            print(f"     {result.explanation}")
+            if result.fix:
+                print(f"     fix: {result.fix}")
+        print(report.summary()["text"])
+    bad = {Status.NOT_FOUND, Status.MISMATCH, Status.RETRACTED} | ({Status.UNVERIFIABLE} if args.strict else set())
+    return EXIT_FAILED if any(r.status in bad for r in report.results) else EXIT_OK
+
+
 # ---------------------------------------------------------------- model & cache
 
 
@@ -294,8 +336,18 @@ def _cache_clear(args: argparse.Namespace) -> int:
 
     cache = SourceCache(Settings.load().cache_dir / "sources.sqlite3")
     cache.clear()
+    _clear_scholarly_records(cache.path)
     print("source cache cleared")
     return EXIT_OK
+
+
+def _clear_scholarly_records(path: Path) -> None:
+    """Crossref / arXiv / OpenAlex records live in their own table of the same file."""
+    from citemark.scholarly.cache import RecordCache
+
+    records = RecordCache(path, ttl=0)
+    records.clear()
+    records.close()
 
 
 # ---------------------------------------------------------------- the other doors

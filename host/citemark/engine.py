@@ -25,6 +25,8 @@ from citemark.answer import parse_answer
 from citemark.errors import CitemarkError
 from citemark.models import registry
 from citemark.models.pack import ModelPack
+from citemark.scholarly.fulltext import ScholarlySources
+from citemark.scholarly.services import Services
 from citemark.scoring.calibrate import Combiner, load_default
 from citemark.scoring.judge import judge
 from citemark.scoring.nli import BatchingScorer, Scorer
@@ -69,7 +71,8 @@ class Engine:
             cache = SourceCache(self.settings.cache_dir / "sources.sqlite3")
         self.cache = cache if isinstance(cache, SourceCache) else None
         self.fetcher = Fetcher(self.settings, transport=transport, credentials=credentials)
-        self.loader = SourceLoader(self.settings, self.fetcher, self.cache)
+        self.papers = _paper_sources(self.settings, transport, self.cache is not None)
+        self.loader = SourceLoader(self.settings, self.fetcher, self.cache, self.papers)
         self._indexes: OrderedDict[str, EvidenceIndex] = OrderedDict()
 
     @property
@@ -89,6 +92,8 @@ class Engine:
 
     async def aclose(self) -> None:
         await self.fetcher.aclose()
+        if self.papers is not None:
+            await self.papers.services.aclose()
         if self.cache:
             self.cache.close()
 
@@ -212,6 +217,7 @@ class Engine:
             claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
             explanation=decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
             source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
+            read_from=document.final_url if document.final_url and document.final_url != document.url else None,
         )
 
     async def _index(self, document: Document) -> EvidenceIndex:
@@ -260,6 +266,13 @@ def _source_key(citation: Citation) -> str:
     if citation.path:
         return "path:" + str(Path(citation.path).expanduser())
     return "text:" + hashlib.sha1((citation.text or "").encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _paper_sources(settings: Settings, transport: httpx.AsyncBaseTransport | None, cache: bool) -> ScholarlySources | None:
+    """DOIs and arXiv ids read as papers (Crossref / arXiv / OpenAlex), unless ``scholarly_lookups`` is off."""
+    if not settings.scholarly_lookups:
+        return None
+    return ScholarlySources(Services(settings, transport=transport, cache=cache))
 
 
 def _lazy_scorer(pack: ModelPack) -> Scorer:

@@ -13,7 +13,8 @@ The tree::
     │   ├── RobotsDisallowed            E203  robots.txt forbids fetching it
     │   ├── SourceTooLarge              E204  body over the size cap
     │   ├── ExtractionError             E205  fetched, but no text could be read from it
-    │   └── MalformedURL                E206  the cited address is not a URL anything can fetch
+    │   ├── MalformedURL                E206  the cited address is not a URL anything can fetch
+    │   └── LookupUnavailable           E207  Crossref / arXiv / OpenAlex did not answer usably
     ├── ModelError                      E300  the NLI model cannot be used
     │   ├── ModelNotFound               E301  no pack of that name or path
     │   ├── ModelPackInvalid            E302  manifest, tokenizer or ONNX file is wrong
@@ -38,6 +39,7 @@ __all__ = [
     "FrameError",
     "InputError",
     "LocalFileRefused",
+    "LookupUnavailable",
     "MalformedURL",
     "MessageError",
     "OriginRefused",
@@ -114,6 +116,12 @@ class ExtractionError(SourceError):
 
 class MalformedURL(SourceError):
     code = "E206"
+
+
+class LookupUnavailable(SourceError):
+    """A scholarly service was unreachable, rate-limited past our patience, or answered a malformed record."""
+
+    code = "E207"
 
 
 class ModelError(CitemarkError):

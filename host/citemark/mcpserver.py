@@ -1,7 +1,8 @@
 """``citemark mcp``: the engine as a stdio MCP server for desktop agents (official ``mcp`` SDK, v2).
 
-Three typed tools with structured outputs: ``verify_answer``, ``verify_claims``,
-``check_source``. All are read-only and open-world (they fetch the web). Long
+Four typed tools with structured outputs: ``verify_answer``, ``verify_claims``,
+``check_source``, and ``check_references`` (does each entry of a bibliography exist,
+through Crossref, arXiv and OpenAlex; only the references are sent to them). All are read-only and open-world (they fetch the web). Long
 calls report progress after every verdict. Bad input is raised as a tool
 error carrying citemark's error code, never returned as a success payload.
 
@@ -60,6 +61,7 @@ class VerdictOut(BaseModel):
     evidence: EvidenceOut | None = None
     source_title: str | None = None
     missing: list[str] = []
+    read_from: str | None = Field(None, description="the copy that was read when not the cited URL (an open PDF)")
 
 
 class UnresolvedOut(BaseModel):
@@ -203,7 +205,65 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             result["error"] = f"{result['error']['code']}: {result['error']['message']}"
         return SourceCheck.model_validate(result)
 
+    _add_check_references(server, settings)
     return server
+
+
+class ReferenceOut(BaseModel):
+    index: int
+    key: str | None = None
+    raw: str
+    title: str | None = None
+    authors: list[str] = []
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+
+
+class ReferenceCheckOut(BaseModel):
+    reference: ReferenceOut
+    status: Literal["exists", "mismatch", "not_found", "retracted", "unverifiable"]
+    explanation: str
+    record: dict[str, Any] | None = Field(None, description="the canonical metadata of the matching record")
+    differences: list[dict[str, str]] = Field([], description="fields where citation and record disagree")
+    fix: str | None = Field(None, description="what the entry needs")
+    resolved_by: str | None = None
+    notice: str | None = Field(None, description="the retraction notice: kind, date and link")
+
+
+class ReferencesSummaryOut(BaseModel):
+    references: int
+    counts: dict[str, int]
+    grade: str = Field(description="A-F for the list; '?' when nothing could be checked")
+    score: float | None = None
+    text: str
+
+
+class ReferencesResult(BaseModel):
+    references: list[ReferenceCheckOut]
+    summary: ReferencesSummaryOut
+
+
+def _add_check_references(server: MCPServer, settings: Settings) -> None:
+    @server.tool(annotations=_READ_ONLY, title="Check that references exist")
+    async def check_references(
+        bibliography: str, format: Literal["bibtex", "latex", "list"] | None = None,
+    ) -> ReferencesResult:
+        """Check each reference of a bibliography against Crossref, arXiv and OpenAlex.
+
+        Give BibTeX, LaTeX \\bibitem entries, or a Markdown / plain References list.
+        Each entry is resolved by DOI, arXiv id, or title + first author + year and
+        gets a status — exists, mismatch (with the differing fields), not_found,
+        retracted (with the notice's date and link) or unverifiable — with what to
+        fix, and the list gets a grade. Only the references are sent to the services.
+        """
+        from citemark.scholarly.checker import check_bibliography
+
+        try:
+            report = await check_bibliography(bibliography, settings, fmt=format)
+        except CitemarkError as error:
+            raise _tool_error(error) from None
+        return ReferencesResult.model_validate(report.to_dict())
 
 
 def _accepts_version() -> bool:

@@ -46,6 +46,8 @@ def to_terminal(report: Report, *, colour: bool = False, width: int = 100) -> st
             label = f"\033[{_COLOURS[verdict.label]}m{label}\033[0m"
         lines.append(f"  {label}  {_source(verdict)}")
         lines.append(f"      {verdict.explanation}")
+        if verdict.read_from:
+            lines.append(f"      read from: {verdict.read_from}")
         if verdict.evidence and verdict.label is not Label.UNSUPPORTED:
             quote = verdict.evidence.quote.replace("\n", " ")
             quote = quote if len(quote) <= 240 else quote[:237] + "…"

@@ -60,6 +60,18 @@ class Settings:
     local_file_dirs: tuple[Path, ...] = ()  # MCP may read files only under these
     ca_bundle: Path | None = None  # extra trusted CAs (a corporate proxy's, a test server's)
     html_extractor: str = "auto"  # auto (trafilatura, selectolax when it gets too little) | trafilatura | selectolax
+    # Scholarly lookups (citemark/scholarly/): Crossref, arXiv and OpenAlex receive the reference
+    # (DOI, arXiv id or title + first author + year), never the answer. ``scholarly_lookups = false`` turns them off.
+    scholarly_lookups: bool = True
+    scholarly_contact: str = ""  # an e-mail for the services' polite pools (User-Agent and mailto=)
+    crossref_api: str = "https://api.crossref.org"  # the API bases: tests point them at 127.0.0.1
+    arxiv_api: str = "https://export.arxiv.org/api/query"
+    openalex_api: str = "https://api.openalex.org"
+    crossref_interval: float = 0.2  # seconds between requests to one service (Crossref: 5/s public pool)
+    arxiv_interval: float = 3.0  # arXiv's terms: one request every three seconds
+    openalex_interval: float = 0.1  # OpenAlex: 10/s
+    scholarly_max_wait: float = 30.0  # the longest Retry-After honoured before a service counts as unreachable
+    scholarly_ttl: float = 30 * 24 * 3600.0  # cached records; a "not found" is kept one day
 
     @classmethod
     def load(cls, **overrides: Any) -> Settings:

@@ -105,6 +105,7 @@ class Document:
     paywalled: bool = False
     retracted: str | None = None  # the retraction notice, when one was found
     from_cache: bool = False
+    pdf_link: str | None = None  # a scholarly landing page's full text (``citation_pdf_url``), as the page gives it
 
     def page_of(self, offset: int) -> int | None:
         """1-based PDF page holding ``offset``, or None for non-paged sources."""
@@ -165,8 +166,10 @@ class Verdict:
     source_title: str | None = None
     missing: tuple[str, ...] = ()  # for "partial": claim words the source lacks
     claim_index: int = 0
+    read_from: str | None = None  # the copy that was read, when not the cited URL (a paper's open PDF, a redirect)
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {"read_from": self.read_from} if self.read_from else {}
         return {
             "claim": self.claim,
             "citation": self.citation.to_dict(),
@@ -178,6 +181,7 @@ class Verdict:
             "source_title": self.source_title,
             "missing": list(self.missing),
             "claim_index": self.claim_index,
+            **extra,
         }
 
 

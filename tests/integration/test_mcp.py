@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import pytest
@@ -24,13 +25,15 @@ def params(home, tmp_path):
            "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
            "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_MODEL": "none", "CITEMARK_RETRIES": "0",
            "CITEMARK_LOCAL_FILE_DIRS": str(allowed)}
+    if "PYTHONPATH" in os.environ:  # the server runs the checkout under test
+        env["PYTHONPATH"] = os.environ["PYTHONPATH"]
     return StdioServerParameters(command=sys.executable, args=["-m", "citemark.cli", "mcp"], env=env)
 
 
 async def test_tools_are_listed_with_schemas_and_annotations(params):
     async with Client(params) as client:
         tools = {tool.name: tool for tool in (await client.list_tools()).tools}
-    assert set(tools) == {"verify_answer", "verify_claims", "check_source"}
+    assert set(tools) == {"verify_answer", "verify_claims", "check_source", "check_references"}
     for tool in tools.values():
         assert tool.description and tool.output_schema
         assert tool.annotations.read_only_hint is True and tool.annotations.open_world_hint is True

@@ -27,7 +27,9 @@ _FOOTNOTE = re.compile(r"^\s{0,3}\[\^([^\]]+)\]:\s*(.+)$", re.MULTILINE)
 _DEFINITION = re.compile(
     r"""^\s{0,3}\[(\^?[^\]]+)\]:\s*<?(\S+?)>?(?:\s+["'(](.*?)["')])?\s*$""", re.MULTILINE
 )
-_URL = r"""https?://[^\s<>\]\)"'`]+[^\s<>\]\)"'`.,;:!?]"""
+# Parentheses inside a URL are kept when balanced (DOIs such as 10.1016/S0140-6736(97)11096-0,
+# Wikipedia's Mercury_(planet)); a closing one without its opening one ends the URL.
+_URL = r"""https?://(?:[^\s<>\[\]()"'`]|\([^\s<>()"'`]*\))*(?:[^\s<>\[\]()"'`.,;:!?]|\([^\s<>()"'`]*\))"""
 _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?(" + r"[^)\s>]+" + r")>?(?:\s+\"[^\"]*\")?\s*\)")
 _PILL_GROUP = re.compile(r"\s*\(\s*(?:\[[^\]]*\]\([^)\s]+\)\s*[,;]?\s*)+\)")
 _MARKERS = re.compile(

@@ -50,6 +50,8 @@ async def gather(claim: str, document: Document, index: EvidenceIndex, scorer: B
     """The text gate, retrieval, the model and the features: everything the combiner reads."""
     too_little = MIN_TEXT_CHARS if document.kind in ("html", "pdf") else 1
     if len(document.text.strip()) < too_little:
+        if document.retracted:  # the record says so, whatever could (not) be read
+            return Gathered(None, Decision(Label.RETRACTED, "retraction_notice", f"The source carries a notice: {document.retracted}"))
         if document.paywalled:
             return Gathered(None, Decision(Label.PAYWALLED, "paywall", "Only a login or paywall page could be read."))
         return Gathered(None, decide_failure(ExtractionError(

@@ -26,7 +26,7 @@ from citemark.errors import ExtractionError
 from citemark.sources import nesting
 from citemark.types import Document
 
-__all__ = ["extract", "html_to_text", "pdf_to_text", "sniff_kind"]
+__all__ = ["citation_pdf_url", "extract", "html_to_text", "pdf_to_text", "sniff_kind"]
 
 log = logging.getLogger(__name__)
 
@@ -92,7 +92,8 @@ def extract(
     elif kind == "html":
         html = _decode(body, content_type)
         text, title, paywalled = html_to_text(html, url=url, extractor=extractor)
-        document = Document(url=url, text=text[:max_chars], title=title, kind="html", paywalled=paywalled)
+        document = Document(url=url, text=text[:max_chars], title=title, kind="html", paywalled=paywalled,
+                            pdf_link=citation_pdf_url(html))
     else:
         text = _decode(body, content_type).replace("\r\n", "\n")
         document = Document(url=url, text=text[:max_chars], kind="text")
@@ -201,6 +202,15 @@ def retraction_notice(title: str, text: str) -> str | None:
             line_end = candidate.find("\n", match.end())
             return candidate[line_start : line_end if line_end != -1 else None].strip()[:300]
     return None
+
+
+def citation_pdf_url(html: str) -> str | None:
+    """The ``<meta name="citation_pdf_url">`` of a scholarly landing page (Google Scholar's tag), if any."""
+    if "citation_pdf_url" not in html:
+        return None
+    node = HTMLParser(html).css_first('meta[name="citation_pdf_url"]')
+    content = (node.attributes.get("content") or "").strip() if node else ""
+    return content[:2000] or None
 
 
 def _title(tree: HTMLParser) -> str | None:

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from citemark.errors import ExtractionError, LocalFileRefused, MalformedURL, SourceTooLarge, SourceUnreachable
 from citemark.settings import Settings
@@ -49,11 +51,21 @@ class LocalFilePolicy:
         raise LocalFileRefused("local files are not allowed here; cite a public http(s) URL")
 
 
+class PaperSources(Protocol):
+    """Where DOIs and arXiv ids are read as papers (``citemark.scholarly.fulltext.ScholarlySources``)."""
+
+    def handles(self, url: str) -> bool: ...
+
+    def load(self, url: str, load_url: Callable[[str], Awaitable[Document]]) -> Awaitable[Document]: ...
+
+
 class SourceLoader:
-    def __init__(self, settings: Settings, fetcher: Fetcher, cache: SourceCache | None) -> None:
+    def __init__(self, settings: Settings, fetcher: Fetcher, cache: SourceCache | None,
+                 papers: PaperSources | None = None) -> None:
         self.settings = settings
         self.fetcher = fetcher
         self.cache = cache
+        self.papers = papers
         self._inflight: dict[str, asyncio.Task[Document]] = {}
 
     async def load(self, citation: Citation, local_files: LocalFilePolicy = LocalFilePolicy()) -> Document:
@@ -69,10 +81,16 @@ class SourceLoader:
             raise MalformedURL(f"malformed URL: {error}") from None
         task = self._inflight.get(url)
         if task is None:
-            task = asyncio.ensure_future(self._load_url(url))
+            task = asyncio.ensure_future(self._load_source(url))
             self._inflight[url] = task
             task.add_done_callback(lambda _: self._inflight.pop(url, None))
         return await asyncio.shield(task)
+
+    def _load_source(self, url: str) -> Awaitable[Document]:
+        """A DOI or arXiv URL is read as a paper (record, open full text, retraction); anything else as itself."""
+        if self.papers is not None and self.papers.handles(url):
+            return self.papers.load(url, self._load_url)
+        return self._load_url(url)
 
     async def _load_url(self, url: str) -> Document:
         cached = await asyncio.to_thread(self.cache.get, url) if self.cache else None
