@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -32,12 +31,13 @@ from citemark.scoring.retrieve import EvidenceIndex
 from citemark.settings import Settings
 from citemark.sources.cache import SourceCache
 from citemark.sources.fetch import CredentialLookup, Fetcher
+from citemark.sources.classify import citation_for
 from citemark.sources.loader import LocalFilePolicy, SourceLoader
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Claim, Document, Label, ParsedAnswer, Report, Verdict
 from citemark.verdict import Decision, decide_failure
 
-__all__ = ["Engine", "source_citation"]
+__all__ = ["Engine"]
 
 log = logging.getLogger(__name__)
 
@@ -166,17 +166,19 @@ class Engine:
                 future.cancel()
 
     async def verify_claim(self, claim: str, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> Verdict:
-        """One claim against one source: a URL, a local path (policy permitting) or the text itself."""
-        citation = source_citation(source, local_files)
+        """One claim against one source: a URL, DOI, arXiv id, a local path (policy permitting) or the text itself."""
+        citation = citation_for(source, marker="1")
         parsed = ParsedAnswer(claims=(Claim(text=claim, citations=(citation,)),), format="claim")
         async for verdict in self.verify(parsed, local_files=local_files):
             return verdict
         raise AssertionError("one citation gives one verdict")
 
-    async def check_source(self, url: str) -> dict[str, object]:
+    async def check_source(self, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> dict[str, object]:
         """Reachability and what citemark reads from one source (no claim)."""
+        citation = citation_for(source, inline_text=False)
+        url = citation.url or citation.path or source
         try:
-            document = await self.loader.load(Citation(url=url))
+            document = await self.loader.load(citation, local_files)
         except CitemarkError as error:
             decision = decide_failure(error)
             return {"url": url, "reachable": False, "verdict": decision.label.value, "reason": decision.reason,
@@ -185,6 +187,7 @@ class Engine:
             "url": url, "reachable": True, "final_url": document.final_url or document.url,
             "title": document.title, "kind": document.kind, "text_chars": len(document.text),
             "paywalled": document.paywalled, "retracted": document.retracted, "from_cache": document.from_cache,
+            "source_sha256": text_sha256(document.text),
         }
 
     # ------------------------------------------------------------------ judging
@@ -196,7 +199,8 @@ class Engine:
             return _failed(claim, citation, decide_failure(error))
         except ValueError as error:  # a URL the parser could not read
             return _failed(claim, citation, decide_failure(SourceBlocked(f"malformed URL: {error}")))
-        index = await self._index(document)
+        digest = text_sha256(document.text)
+        index = await self._index(document, digest)
         judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
                                 windows=self.settings.evidence_windows)
         decision = judgement.decision
@@ -204,10 +208,10 @@ class Engine:
             claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
             explanation=decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
             source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
+            source_sha256=digest,
         )
 
-    async def _index(self, document: Document) -> EvidenceIndex:
-        key = hashlib.sha1(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+    async def _index(self, document: Document, key: str) -> EvidenceIndex:
         index = self._indexes.get(key)
         if index is None:
             index = await asyncio.to_thread(EvidenceIndex, document.text)
@@ -227,20 +231,9 @@ def _failed(claim: Claim, citation: Citation, decision: Decision, document: Docu
     )
 
 
-def source_citation(source: str, local_files: LocalFilePolicy, marker: str = "1") -> Citation:
-    """Read a source given as one string: URL / DOI / arXiv id, a local path, or text."""
-    stripped = source.strip()
-    if re.match(r"(?i)^(?:https?://|doi:|10\.\d{4,9}/|arxiv:)", stripped):
-        return Citation(marker=marker, url=stripped)
-    if _looks_like_path(stripped):
-        return Citation(marker=marker, path=stripped.removeprefix("file://"))
-    return Citation(marker=marker, text=source)
-
-
-def _looks_like_path(text: str) -> bool:
-    if "\n" in text or len(text) > 4096:
-        return False
-    return text.startswith(("/", "~/", "./", "../", "file://")) or bool(re.match(r"^[A-Za-z]:[\\/]", text))
+def text_sha256(text: str) -> str:
+    """The SHA-256 of the extracted source text a verdict was judged on, so a report can be re-checked."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _source_key(citation: Citation) -> str:

@@ -30,7 +30,7 @@ _PILL_HINT = re.compile(r"citation|source|footnote|cite|reference", re.IGNORECAS
 _SOURCES_LINE = re.compile(r"^\s*(?:sources|references|citations|footnotes|notes)\s*:?\s*$", re.IGNORECASE)
 
 
-def parse_html(html: str, page_url: str | None = None) -> ParsedAnswer:
+def parse_html(html: str, page_url: str | None = None, sources: dict[str, Citation] | None = None) -> ParsedAnswer:
     tree = LexborHTMLParser(html)
     root = tree.body or tree.root
     if root is None:
@@ -97,6 +97,8 @@ def parse_html(html: str, page_url: str | None = None) -> ParsedAnswer:
     body_text = text[:body_end]
     body_marks = [m for m in marks if m.position <= body_end] + _text_markers(body_text)
     plain, body_marks = _remove_text_markers(body_text, body_marks)
+    for key, citation in (sources or {}).items():
+        definitions.setdefault(key.lower(), citation)
     return assemble(plain, body_marks, definitions, "html")
 
 
@@ -149,17 +151,26 @@ def _drawn_by_extension(node: LexborNode) -> bool:
 
 
 def _footnotes(tree: LexborHTMLParser, page_url: str | None) -> dict[str, Citation]:
-    """``id -> citation`` for elements with an id that hold an external link (footnote lists)."""
+    """``id -> citation`` for elements with an id that hold an external link (footnote lists).
+
+    Each element gets the first link inside it. Links are walked in document
+    order up through their ancestors, stopping at an ancestor already given a
+    link (its own ancestors were given one by the same earlier walk), so deep
+    nesting costs one visit per element, not one search per element.
+    """
     result: dict[str, Citation] = {}
-    for element in tree.css("[id]"):
-        link = element.css_first('a[href^="http"]') if element.tag != "a" else element
-        if link is None:
-            continue
+    visited: set[int] = set()
+    for link in tree.css('a[href^="http"]'):
         href = link.attributes.get("href") or ""
         title = re.sub(r"\s+", " ", link.text(separator=" ") or "").strip() or None
-        result[element.attributes.get("id") or ""] = Citation(
-            url=urljoin(page_url, href) if page_url else href, title=title
-        )
+        citation = Citation(url=urljoin(page_url, href) if page_url else href, title=title)
+        element: LexborNode | None = link
+        while element is not None and element.mem_id not in visited:
+            visited.add(element.mem_id)
+            identifier = element.attributes.get("id") if element.tag and not element.tag.startswith("-") else None
+            if identifier is not None:
+                result.setdefault(identifier, citation)
+            element = element.parent
     return result
 
 
@@ -191,10 +202,16 @@ def _text_markers(text: str) -> list[Mark]:
 
 
 def _remove_text_markers(text: str, marks: list[Mark]) -> tuple[str, list[Mark]]:
-    """The text without marker text, and every mark moved to its place in that text."""
+    """The text without marker text, and every mark moved to its place in that text (one sorted pass)."""
     spans = [(m.start(), m.end()) for m in _MARKERS.finditer(text)]
     moved = []
-    for mark in marks:
-        shift = sum(min(end, mark.position) - start for start, end in spans if start < mark.position)
+    removed, next_span = 0, 0  # characters removed by the spans wholly before the current mark
+    for mark in sorted(marks, key=lambda m: m.position):
+        while next_span < len(spans) and spans[next_span][1] <= mark.position:
+            removed += spans[next_span][1] - spans[next_span][0]
+            next_span += 1
+        shift = removed
+        if next_span < len(spans) and spans[next_span][0] < mark.position:
+            shift += mark.position - spans[next_span][0]  # a mark inside a marker moves to its start
         moved.append(Mark(mark.position - shift, mark.citation, mark.marker))
     return _MARKERS.sub("", text), moved

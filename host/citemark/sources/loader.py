@@ -10,42 +10,18 @@ browser host reads none.
 from __future__ import annotations
 
 import asyncio
-import os
-from dataclasses import dataclass
 from pathlib import Path
 
-from citemark.errors import ExtractionError, LocalFileRefused, SourceTooLarge, SourceUnreachable
+from citemark.errors import ExtractionError, SourceTooLarge, SourceUnreachable
 from citemark.settings import Settings
 from citemark.sources.cache import SourceCache
 from citemark.sources.extract import MIN_TEXT_CHARS, extract
 from citemark.sources.fetch import Fetcher
+from citemark.sources.localfiles import LocalFilePolicy
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Document
 
 __all__ = ["LocalFilePolicy", "SourceLoader"]
-
-
-@dataclass(frozen=True, slots=True)
-class LocalFilePolicy:
-    """Which local paths a request may read. The default reads none."""
-
-    allow_any: bool = False
-    directories: tuple[Path, ...] = ()
-
-    @classmethod
-    def cli(cls) -> LocalFilePolicy:
-        return cls(allow_any=True)
-
-    def check(self, path: str) -> Path:
-        """The real path to read; LocalFileRefused (same message whether or not it exists)."""
-        real = Path(os.path.realpath(os.path.expanduser(path)))
-        if self.allow_any:
-            return real
-        for directory in self.directories:
-            root = Path(os.path.realpath(directory))
-            if real == root or root in real.parents:
-                return real
-        raise LocalFileRefused("local files are not allowed here; cite a public http(s) URL")
 
 
 class SourceLoader:
