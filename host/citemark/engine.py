@@ -30,8 +30,8 @@ from citemark.scoring.nli import BatchingScorer, Scorer
 from citemark.scoring.retrieve import EvidenceIndex
 from citemark.settings import Settings
 from citemark.sources.cache import SourceCache
-from citemark.sources.fetch import CredentialLookup, Fetcher
 from citemark.sources.classify import citation_for
+from citemark.sources.fetch import CredentialLookup, Fetcher
 from citemark.sources.loader import LocalFilePolicy, SourceLoader
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Claim, Document, Label, ParsedAnswer, Report, Verdict
@@ -203,13 +203,13 @@ class Engine:
         index = await self._index(document, digest)
         judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
                                 windows=self.settings.evidence_windows)
-        decision = judgement.decision
-        return Verdict(
-            claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
-            explanation=decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
-            source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
-            source_sha256=digest,
+        verdict = Verdict(
+            claim=claim.text, citation=citation, label=judgement.decision.label, reason=judgement.decision.reason,
+            explanation=judgement.decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
+            source_title=document.title or citation.title, missing=judgement.decision.missing, claim_index=claim.index,
+            source_sha256=digest, quotes=judgement.quotes,
         )
+        return check_quotes(verdict, document)
 
     async def _index(self, document: Document, key: str) -> EvidenceIndex:
         index = self._indexes.get(key)
@@ -229,6 +229,37 @@ def _failed(claim: Claim, citation: Citation, decision: Decision, document: Docu
         explanation=decision.explanation, source_title=(document.title if document else None) or citation.title,
         claim_index=claim.index,
     )
+
+
+def check_quotes(verdict: Verdict, document: Document) -> Verdict:
+    """``altered_quote``: words the claim quotes (or the answer's excerpt) that are not verbatim in the source.
+
+    The source may still say the same thing, but a quotation is a promise
+    about exact words: a supported verdict becomes partial, and the nearest
+    verbatim passage is shown as the evidence.
+    """
+    from dataclasses import replace
+
+    from citemark.scoring.judge import quote_at
+    from citemark.scoring.quotes import quoted_spans, snap_quote
+
+    if verdict.label in (Label.CONTRADICTED, Label.RETRACTED):
+        return verdict
+    anchors = quoted_spans(verdict.claim) + ([verdict.citation.excerpt] if verdict.citation.excerpt else [])
+    for anchor in anchors:
+        snapped = snap_quote(anchor, document.text)
+        if snapped.exact:
+            continue
+        label = Label.PARTIAL if verdict.label is Label.SUPPORTED else verdict.label
+        if snapped.found:
+            assert snapped.start is not None and snapped.end is not None
+            evidence = quote_at(snapped.start, snapped.end, document)
+            nearest = f" The nearest passage reads “{snapped.quote}”."
+        else:
+            evidence, nearest = verdict.evidence, " No passage of the source is close to it."
+        return replace(verdict, label=label, reason="altered_quote", evidence=evidence,
+                       explanation=f"The quoted words “{anchor}” are not verbatim in the source.{nearest}")
+    return verdict
 
 
 def text_sha256(text: str) -> str:

@@ -60,8 +60,9 @@ def test_answer_from_stdin_with_threshold(tmp_path):
     source = tmp_path / "s.txt"
     source.write_text("Alpha is the first letter of the Greek alphabet.")
     answer = f"Alpha is the first letter of the Greek alphabet [1]. Omega is the first letter [2].\n\nSources\n1. {source}\n2. {source}\n"
-    passing = citemark("verify", "-", "--model", "none", "--threshold", "0.5", stdin=answer.encode())
-    failing = citemark("verify", "-", "--model", "none", "--threshold", "0.9", stdin=answer.encode())
+    allow = ["--allow-dir", str(tmp_path)]  # an answer on stdin may read files only where the user says
+    passing = citemark("verify", "-", "--model", "none", "--threshold", "0.5", *allow, stdin=answer.encode())
+    failing = citemark("verify", "-", "--model", "none", "--threshold", "0.9", *allow, stdin=answer.encode())
     assert (passing.returncode, failing.returncode) == (0, 1)
 
 

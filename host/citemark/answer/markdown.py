@@ -180,21 +180,8 @@ def _flatten(body: str, definitions: dict[str, Citation]) -> tuple[str, list[Mar
             out.append(separator)
             length += 1
         previous_joins = bool(raw_line.strip()) and not re.match(r"^\s{0,3}(?:#{1,6}\s|\||(?:[-*_]\s*){3,}$)", raw_line)
-        pieces: list[str] = []
-        here = length  # offset in the plain text of the end of ``pieces``
-
-        def add(piece: str) -> None:
-            nonlocal here
-            pieces.append(piece)
-            here += len(piece)
-
-        def trim_last() -> None:
-            nonlocal here
-            if pieces:
-                trimmed = pieces[-1].rstrip()
-                here -= len(pieces[-1]) - len(trimmed)
-                pieces[-1] = trimmed
-
+        built = _Line(length)
+        add, trim_last = built.add, built.trim_last
         cursor = 0
         for token in _TOKEN.finditer(line):
             add(_strip_inline(line[cursor : token.start()]))
@@ -203,11 +190,11 @@ def _flatten(body: str, definitions: dict[str, Citation]) -> tuple[str, list[Mar
             if kind == "pills":
                 trim_last()
                 for link in _LINK.finditer(value):
-                    marks.append(Mark(here, citation=_citation(link.group(1), link.group(2), link.group(1))))
+                    marks.append(Mark(built.here, citation=_citation(link.group(1), link.group(2), link.group(1))))
             elif kind == "refpills":
                 trim_last()
                 for ref in _REFERENCE_LINK.finditer(value):
-                    marks.append(Mark(here, marker=(ref.group(2) or ref.group(1)).lower()))
+                    marks.append(Mark(built.here, marker=(ref.group(2) or ref.group(1)).lower()))
             elif kind == "link":
                 link = _LINK.match(value)
                 assert link is not None
@@ -215,14 +202,14 @@ def _flatten(body: str, definitions: dict[str, Citation]) -> tuple[str, list[Mar
                 if value.startswith("!"):
                     pass  # an image is not a citation
                 elif url.startswith("#"):
-                    marks.append(Mark(here, marker=url.lstrip("#").removeprefix("fn").removeprefix("cite-note-")))
+                    marks.append(Mark(built.here, marker=url.lstrip("#").removeprefix("fn").removeprefix("cite-note-")))
                 elif _is_pill(label, url):
                     trim_last()
-                    marks.append(Mark(here, citation=_citation(label, url, None)))
+                    marks.append(Mark(built.here, citation=_citation(label, url, None)))
                 else:
                     label_text = _strip_inline(label)
                     add(label_text)
-                    marks.append(Mark(here, citation=_citation(label, url, label_text)))
+                    marks.append(Mark(built.here, citation=_citation(label, url, label_text)))
             elif kind == "refl":
                 ref = _REFERENCE_LINK.match(value)
                 assert ref is not None
@@ -231,21 +218,40 @@ def _flatten(body: str, definitions: dict[str, Citation]) -> tuple[str, list[Mar
                     add(_strip_inline(label))
                 else:
                     trim_last()
-                marks.append(Mark(here, marker=key.lower()))
+                marks.append(Mark(built.here, marker=key.lower()))
             elif kind == "markers":
                 trim_last()
                 for marker in _marker_numbers(value):
-                    marks.append(Mark(here, marker=marker))
+                    marks.append(Mark(built.here, marker=marker))
             elif kind == "url":
                 trim_last()
-                marks.append(Mark(here, citation=_citation(None, value.strip("<>"), None)))
+                marks.append(Mark(built.here, citation=_citation(None, value.strip("<>"), None)))
             elif kind == "code":
                 add(value.strip("`"))
             cursor = token.end()
         add(_strip_inline(line[cursor:]))
-        out.append("".join(pieces))
-        length = here
+        out.append("".join(built.pieces))
+        length = built.here
     return "".join(out), marks
+
+
+class _Line:
+    """One line of plain text being built, with the offset of its end in the whole text."""
+
+    def __init__(self, start: int) -> None:
+        self.pieces: list[str] = []
+        self.here = start
+
+    def add(self, piece: str) -> None:
+        self.pieces.append(piece)
+        self.here += len(piece)
+
+    def trim_last(self) -> None:
+        """Drop the space before a citation that is removed from the text."""
+        if self.pieces:
+            trimmed = self.pieces[-1].rstrip()
+            self.here -= len(self.pieces[-1]) - len(trimmed)
+            self.pieces[-1] = trimmed
 
 
 def _marker_numbers(group: str) -> list[str]:
