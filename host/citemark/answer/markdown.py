@@ -27,8 +27,9 @@ __all__ = ["parse_markdown"]
 
 _FENCE = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _SOURCES_HEADING = re.compile(
-    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:sources|references|citations|bibliography|works cited|"
-    r"footnotes|notes|links|further reading)\s*(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*$",
+    r"^\s*(?:#{1,6}\s*)?(?:\*\*|__)?\s*(?:(?:sources|references|citations|bibliography|works cited|"
+    r"footnotes|notes|links|further reading|learn more|sources and related content|参考文献|参考资料|参考|出典|出处|来源|引用)"
+    r"\s*(?:\*\*|__)?\s*[:：]?\s*(?:\*\*|__)?|sources?:\s*conversation with (?:copilot|bing)\b.*)\s*$",
     re.IGNORECASE | re.MULTILINE,
 )
 _FOOTNOTE = re.compile(r"^\s{0,3}\[\^([^\]]+)\]:\s*(.+)$", re.MULTILINE)
@@ -40,13 +41,13 @@ _LINK = re.compile(r"!?\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(\s*<?(" + r"[^)\s>]+" + 
 _PILL_GROUP = re.compile(r"\s*\(\s*(?:\[[^\]]*\]\([^)\s]+\)\s*[,;]?\s*)+\)")
 _MARKERS = re.compile(
     r"(?:\s*(?:\[\s*\^?\d+(?:\s*[,–-]\s*\d+)*\s*\]|\[\^[\w-]+\]|【\d+(?:†[^】]*)?】"
-    r"|\[\s*id:[\w.:-]+(?:\s*[,;]\s*(?:id:)?[\w.:-]+)*\s*\]))+"
+    r"|\[\s*id:[\w.:-]+(?:\s*[,;]\s*(?:id:)?[\w.:-]+)*\s*\]|\[\^\d+\^\]))+"
 )
 _REFERENCE_LINK = re.compile(r"\[([^\]]+)\]\[([^\]]*)\]")
 _BARE_URL = re.compile(r"<?(" + _URL + r")>?")
 # The separator after an entry's number is not eaten when it begins a path ("1. ./a.html").
 _ENTRY = re.compile(
-    r"^\s*(?:[-*+•]\s*)?(?:\[(\^?\d+|id:[\w.:-]+)\]|(\d+)[.)]|\^(\d+))?\s*(?:[:.\-–](?![./\\]))?\s*(.*)$"
+    r"^\s*(?:[-*+•]\s*)?(?:\[(\^?\d+|id:[\w.:-]+)\]|\(?(\d+)[.)]|\^(\d+))?\s*(?:[:.\-–](?![./\\]))?\s*(.*)$"
 )
 _NUMBERED_URL = re.compile(r"^\s*(?:\[\d+\]|\d+[.)])\s*[:.\-–]?\s*<?https?://\S+\s*$")
 _BLOCK_START = re.compile(r"^\s{0,3}(?:#{1,6}\s|>|[-*+•]\s|\d+[.)]\s|\||(?:[-*_]\s*){3,}$)")
@@ -258,6 +259,9 @@ def _marker_numbers(group: str) -> list[str]:
     numbers: list[str] = []
     for part in re.findall(r"\[([^\]]+)\]|【(\d+)", group):
         content = next(p for p in part if p)
+        if re.fullmatch(r"\^\d+\^", content):  # Copilot's [^1^]
+            numbers.append(content.strip("^"))
+            continue
         if content.startswith("^"):
             numbers.append(content.lower())
             continue
