@@ -17,6 +17,7 @@ Run ``python -m citemark.scoring.quotes`` to see it snap a retyped quote.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from dataclasses import asdict, dataclass
@@ -50,15 +51,15 @@ class SnappedQuote:
 
 def snap_quote(anchor: str, source_text: str) -> SnappedQuote:
     """The verbatim passage of ``source_text`` that ``anchor`` means (``found=False`` when none is close)."""
-    folded_anchor, _ = _fold(anchor)
+    folded_anchor = _Folded(anchor).text.strip()
     if not folded_anchor:
         return SnappedQuote(False, False, None, None, None, 0.0)
-    folded, offsets = _fold(source_text)
-    at = folded.find(folded_anchor)
+    folded = _Folded(source_text)
+    at = folded.text.find(folded_anchor)
     if at >= 0:
-        start, end = offsets[at], offsets[at + len(folded_anchor) - 1] + 1
+        start, end = folded.original(at), folded.original(at + len(folded_anchor) - 1) + 1
         return SnappedQuote(True, True, source_text[start:end], start, end, 1.0)
-    return _nearest(folded_anchor, folded, offsets, source_text)
+    return _nearest(folded_anchor, folded, source_text)
 
 
 def quoted_spans(claim: str, min_words: int = 3) -> list[str]:
@@ -72,28 +73,32 @@ def quoted_spans(claim: str, min_words: int = 3) -> list[str]:
     return found
 
 
-def _fold(text: str) -> tuple[str, list[int]]:
-    """Lower-case text with quotes/dashes unified and runs of whitespace as one space, and each char's offset."""
-    out: list[str] = []
-    offsets: list[int] = []
-    space = True  # drop leading whitespace
-    for position, char in enumerate(text):
-        if char.isspace():
-            if not space:
-                out.append(" ")
-                offsets.append(position)
-            space = True
-            continue
-        space = False
-        out.append(char.translate(_FOLD).lower()[:1] or char)
-        offsets.append(position)
-    while out and out[-1] == " ":
-        out.pop()
-        offsets.pop()
-    return "".join(out), offsets
+class _Folded:
+    """Lower-case text with quotes/dashes unified and each run of whitespace one space, mapped back to the original.
+
+    Built with ``str.translate`` and one regex pass; ``original(i)`` finds the
+    offset in the original text by bisecting the whitespace runs.
+    """
+
+    def __init__(self, text: str) -> None:
+        lowered = text.translate(_FOLD).lower()
+        if len(lowered) != len(text):  # a character whose lower case is longer ("İ"): keep one char per char
+            lowered = "".join(c.translate(_FOLD).lower()[:1] or c for c in text)
+        self.breaks: list[int] = [0]  # folded offsets where the shift changes
+        self.shifts: list[int] = [0]  # characters removed before that offset
+        removed = 0
+        for run in re.finditer(r"\s{2,}|[^\S ]", lowered):
+            removed += len(run.group(0)) - 1
+            self.breaks.append(run.end() - removed)
+            self.shifts.append(removed)
+        self.text = re.sub(r"\s+", " ", lowered)
+
+    def original(self, position: int) -> int:
+        return position + self.shifts[bisect.bisect_right(self.breaks, position) - 1]
 
 
-def _nearest(anchor: str, folded: str, offsets: list[int], source_text: str) -> SnappedQuote:
+def _nearest(anchor: str, source: _Folded, source_text: str) -> SnappedQuote:
+    folded = source.text
     words = Counter(re.findall(r"\w+", anchor))
     if not words or not folded:
         return SnappedQuote(False, False, None, None, None, 0.0)
@@ -122,7 +127,7 @@ def _nearest(anchor: str, folded: str, offsets: list[int], source_text: str) -> 
     similarity, start, end = best
     if similarity < MIN_SIMILARITY or end <= start:
         return SnappedQuote(False, False, None, None, None, round(similarity, 4))
-    real_start, real_end = offsets[start], offsets[end - 1] + 1
+    real_start, real_end = source.original(start), source.original(end - 1) + 1
     return SnappedQuote(True, False, source_text[real_start:real_end], real_start, real_end, round(similarity, 4))
 
 
