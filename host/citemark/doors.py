@@ -81,15 +81,18 @@ async def collect(
     return report
 
 
-def one_claim(claim: str, source: str, *, base: Path | None = None, index: int = 0, marker: str = "1") -> Claim:
-    """``claim`` citing ``source`` (URL, DOI, arXiv id, path or the text itself)."""
+def one_claim(
+    claim: str, source: str, *, base: Path | None = None, index: int = 0, marker: str = "1", inline_text: bool = True,
+) -> Claim:
+    """``claim`` citing ``source`` (URL, DOI, arXiv id, path, or — where ``inline_text`` — the text itself)."""
     from citemark.answer.claims import clean_claim
 
     if not isinstance(claim, str) or not claim.strip():
         raise InputError("a claim must be a non-empty string")
     if not isinstance(source, str) or not source.strip():
         raise InputError("a source must be a non-empty string")
-    return Claim(text=clean_claim(claim), citations=(citation_for(source, marker=marker, base=base),), index=index)
+    return Claim(text=clean_claim(claim), citations=(citation_for(source, marker=marker, base=base, inline_text=inline_text),),
+                 index=index)
 
 
 def check_answer_size(content: str, settings: Settings, what: str = "answer") -> None:

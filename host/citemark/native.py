@@ -230,7 +230,8 @@ class NativeHost:
         from citemark.doors import one_claim
         from citemark.types import ParsedAnswer
 
-        claim = one_claim(text, url, marker="selection")  # a path here is refused: the host reads no local files
+        # The page's address, never text to judge against; a path is refused: the host reads no local files.
+        claim = one_claim(text, url, marker="selection", inline_text=False)
         self._start(message_id, self._stream(message_id, ParsedAnswer(claims=(claim,), format="selection"), None, None))
 
     def _start(self, message_id: Any, work: Any) -> None:

@@ -12,12 +12,14 @@ never read. The walk is iterative, so hostile nesting depth cannot crash it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citemark.answer.claims import Mark, assemble
 from citemark.answer.markdown import _MARKERS, _is_pill, _marker_numbers, _source_list
+from citemark.sources.classify import citation_for
 from citemark.types import Citation, ParsedAnswer
 
 __all__ = ["parse_html"]
@@ -113,10 +115,17 @@ def _anchor(node: LexborNode, page_url: str | None, footnotes: dict[str, Citatio
         if target is None:
             return None, text, pill or bool(_MARKERS.fullmatch(text))
         return Citation(marker=text.strip("[]^") or None, url=target.url, title=target.title, ref=ref), text, True
-    if href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
+    if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
         return None, text, False
-    url = urljoin(page_url, href) if page_url else href
-    return Citation(marker=text or None, url=url, title=title if title != text else None, ref=ref), text, pill
+    title = title if title != text else None
+    if page_url:
+        return Citation(marker=text or None, url=urljoin(page_url, href), title=title, ref=ref), text, pill
+    if href.startswith("//"):  # protocol-relative
+        href = "https:" + href
+    if re.match(r"(?i)^https?://", href):
+        return Citation(marker=text or None, url=href, title=title, ref=ref), text, pill
+    # No page to resolve it against: the one classifier decides (a relative link is a path, which only the CLI reads).
+    return replace(citation_for(href, marker=text or None, title=title, inline_text=False), ref=ref), text, pill
 
 
 def _looks_like_pill(node: LexborNode, text: str, href: str) -> bool:
