@@ -84,3 +84,16 @@ async def test_a_source_that_supports_and_contradicts_in_different_passages_is_c
                                           "source_text": f"The museum opened in 1902 in the old town hall. {filler}"}],
                               scorer=RuleScorer())
     assert plain.label is Label.SUPPORTED and not plain.quotes
+
+
+JA_SOURCE = "東京タワーは東京都港区にある電波塔である。1958年に完成した。高さは333メートルで、当時は世界一高い自立式鉄塔だった。"
+
+
+async def test_japanese_claims_are_found_and_their_figures_checked(settings):
+    found, height, wrong = await verdicts(settings, [
+        {"claim": "東京タワーは1958年に完成した。", "source_text": JA_SOURCE},
+        {"claim": "東京タワーの高さは333メートルだ。", "source_text": JA_SOURCE},  # a paraphrase, not the source's words
+        {"claim": "東京タワーの高さは400メートルだ。", "source_text": JA_SOURCE},
+    ])
+    assert (found.label, height.label) == (Label.SUPPORTED, Label.SUPPORTED)
+    assert wrong.label is Label.CONTRADICTED and wrong.reason == "number_conflict"
