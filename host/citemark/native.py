@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from citemark import __version__
-from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError
+from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError, ProtocolError
 from citemark.settings import Settings
 
 __all__ = ["HOST_NAME", "MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
@@ -53,7 +53,7 @@ def encode_frame(message: dict[str, Any]) -> bytes:
     if len(data) > MAX_OUTGOING:
         data = json.dumps(_trimmed(message), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_OUTGOING:
-        data = json.dumps({"v": PROTOCOL, "id": message.get("id"), "type": "error", "code": "E400",
+        data = json.dumps({"v": PROTOCOL, "id": message.get("id"), "type": "error", "code": ProtocolError.code,
                            "message": "reply too large for native messaging"}).encode("utf-8")
     return _HEADER.pack(len(data)) + data
 
