@@ -111,10 +111,12 @@ class Engine:
         *,
         fmt: str | None = None,
         page_url: str | None = None,
+        sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
     ) -> Report:
-        """All verdicts of one answer, collected (``verify`` streams them instead)."""
-        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
+        """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map."""
+        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
+                                                                              sources=sources)
         report = Report(unresolved=list(parsed.unresolved), model=self.model_name)
         async for verdict in self.verify(parsed, local_files=local_files):
             report.verdicts.append(verdict)
@@ -126,10 +128,12 @@ class Engine:
         *,
         fmt: str | None = None,
         page_url: str | None = None,
+        sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
     ) -> AsyncIterator[Verdict]:
-        """Yield one Verdict per (claim, citation), in the order they are ready."""
-        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
+        """Yield one Verdict per (claim, citation), in the order they are ready (``sources``: a url_map)."""
+        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
+                                                                              sources=sources)
         loads: dict[str, asyncio.Future[Document]] = {}
         jobs: dict[asyncio.Future[Verdict], tuple[Claim, Citation]] = {}
         if parsed.citation_count > self.settings.max_citations:
