@@ -129,7 +129,9 @@ def _seconds(parse, text: str) -> float:
 
 def test_twelve_thousand_markers_parse_in_linear_time():
     def answer(n: int) -> str:
-        return "A claim about rivers " + "[1]" * n + ".\n\nSources\n1. https://r.example\n"
+        markers = "".join(f"rivers [{i % 50 + 1}] " for i in range(n // 2)) + "[1]" * (n // 2)  # apart and adjacent
+        sources = "\n".join(f"{i}. https://r.example/{i}" for i in range(1, 51))
+        return f"A claim about {markers}.\n\nSources\n{sources}\n"
 
     small, large = _seconds(parse_markdown, answer(6000)), _seconds(parse_markdown, answer(12000))
     assert large < 2.0

@@ -34,7 +34,7 @@ class Mark:
 def assemble(text: str, marks: list[Mark], definitions: dict[str, Citation], fmt: str) -> ParsedAnswer:
     spans = sentences(text)
     starts = [span.start for span in spans]
-    by_sentence: dict[int, list[Citation]] = {}
+    by_sentence: dict[int, dict[Citation, None]] = {}
     unresolved_markers: dict[int, list[str]] = {}
     for mark in sorted(marks, key=lambda m: m.position):
         if not spans:
@@ -50,9 +50,7 @@ def assemble(text: str, marks: list[Mark], definitions: dict[str, Citation], fmt
             citation = Citation(marker=mark.marker, url=citation.url, title=citation.title,
                                 path=citation.path, text=citation.text, ref=citation.ref)
         assert citation is not None
-        by_sentence.setdefault(index, [])
-        if citation not in by_sentence[index]:
-            by_sentence[index].append(citation)
+        by_sentence.setdefault(index, {})[citation] = None  # a dict: ordered, and each citation once
     claims: list[Claim] = []
     unresolved: list[Unresolved] = []
     uncited: list[str] = []
