@@ -134,6 +134,7 @@ def _verify(args: argparse.Namespace) -> int:
     from citemark.answer import parse_answer
     from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, verification_passed
     from citemark.report import to_markdown, to_terminal
+    from citemark.sources.classify import SourceKind, classify
     from citemark.sources.localfiles import LocalFilePolicy
     from citemark.types import ParsedAnswer, Report
 
@@ -146,8 +147,12 @@ def _verify(args: argparse.Namespace) -> int:
         raise InputError("--threshold is a share between 0 and 1")
     url_map = _read_url_map(args.url_map) if args.url_map else None
     if args.claim is not None:
-        # A path typed on the command line is read wherever it points.
-        parsed = ParsedAnswer(claims=(one_claim(args.claim, args.source, base=Path.cwd()),), format="claim")
+        # A path typed on the command line is read wherever it points; a bare name that is a file here
+        # ("--source README") is that file, not the six letters of inline text.
+        source = args.source
+        if classify(source) is SourceKind.TEXT and not any(c.isspace() for c in source.strip()) and Path(source).is_file():
+            source = "./" + source.strip()
+        parsed = ParsedAnswer(claims=(one_claim(args.claim, source, base=Path.cwd()),), format="claim")
         local_files, coverage = LocalFilePolicy.cli(), False
     else:
         content = _read_answer(args.file, settings.max_answer_chars)

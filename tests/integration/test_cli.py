@@ -149,11 +149,13 @@ def test_source_strings_typed_on_the_command_line_are_read_as_files(tmp_path):
     (tmp_path / "dir").mkdir()
     (tmp_path / "dir" / "x.txt").write_text("The museum holds 260,000 volumes.")
     claim = ["verify", "--claim", "The museum holds 260,000 volumes.", "--json", "--model", "none", "--source"]
-    for source in ("./dir/x.txt", "dir/x.txt", (tmp_path / "dir" / "x.txt").as_uri()):
+    (tmp_path / "NOTES").write_text("The museum holds 260,000 volumes.")
+    for source in ("./dir/x.txt", "dir/x.txt", (tmp_path / "dir" / "x.txt").as_uri(), "NOTES"):
         result = subprocess.run([sys.executable, "-m", "citemark.cli", *claim, source], capture_output=True, timeout=120,
                                 cwd=tmp_path, env=os.environ)
         assert result.returncode == 0, (source, result.stderr)
-        assert json.loads(result.stdout)["verdicts"][0]["citation"]["path"] == str(tmp_path / "dir" / "x.txt")
+        expected = tmp_path / ("NOTES" if source == "NOTES" else "dir/x.txt")
+        assert json.loads(result.stdout)["verdicts"][0]["citation"]["path"] == str(expected)
 
 
 def test_answer_paths_stay_inside_the_answer_folder_unless_allowed(tmp_path):

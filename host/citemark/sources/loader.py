@@ -94,7 +94,7 @@ class SourceLoader:
         content_type = {
             ".pdf": "application/pdf", ".html": "text/html", ".htm": "text/html",
             ".txt": "text/plain", ".md": "text/plain",
-        }.get(path.suffix.lower(), "")
+        }.get(path.suffix.lower()) or _sniff(body)
         try:
             return extract(
                 body, url=path.as_uri(), content_type=content_type,
@@ -104,6 +104,14 @@ class SourceLoader:
             raise
         except UnicodeDecodeError as error:
             raise ExtractionError(f"{path.name}: {error}") from None
+
+
+def _sniff(body: bytes) -> str:
+    """The type of a local file without a known suffix ("README"): PDF, HTML, or plain text."""
+    head = body[:512].lstrip().lower()
+    if head.startswith(b"%pdf"):
+        return "application/pdf"
+    return "text/html" if head.startswith((b"<!doctype html", b"<html")) else "text/plain"
 
 
 def _with_request_url(document: Document, url: str, final_url: str) -> Document:
