@@ -72,3 +72,10 @@ def test_answer_paths_are_read_only_under_the_answer_folder_and_allowed_folders(
     assert LocalFilePolicy.cli().check(str(secret / "secret.txt")) == secret / "secret.txt"  # typed by the user
     with pytest.raises(LocalFileRefused, match="not allowed here"):
         LocalFilePolicy().check(str(answer_dir / "page.html"))  # the browser host reads none
+
+
+def test_a_link_target_stays_a_link_however_long():
+    long_url = "https://example.org/" + "a" * 3000
+    assert classify(long_url, inline_text=False) is SourceKind.URL
+    assert classify(long_url) is SourceKind.URL
+    assert citation_for("https://arxiv.org/abs/2607.22693", inline_text=False).url == "https://arxiv.org/pdf/2607.22693"

@@ -118,13 +118,12 @@ def _anchor(node: LexborNode, page_url: str | None, footnotes: dict[str, Citatio
     if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
         return None, text, False
     title = title if title != text else None
-    if page_url:
-        return Citation(marker=text or None, url=urljoin(page_url, href), title=title, ref=ref), text, pill
     if href.startswith("//"):  # protocol-relative
         href = "https:" + href
-    if re.match(r"(?i)^https?://", href):
-        return Citation(marker=text or None, url=href, title=title, ref=ref), text, pill
-    # No page to resolve it against: the one classifier decides (a relative link is a path, which only the CLI reads).
+    if page_url:
+        href = urljoin(page_url, href)
+    # The one classifier decides: an arXiv link is its PDF; a relative link with no page to resolve it
+    # against is a path, which only the CLI reads.
     return replace(citation_for(href, marker=text or None, title=title, inline_text=False), ref=ref), text, pill
 
 

@@ -312,10 +312,8 @@ def _strip_inline(text: str) -> str:
 
 
 def _citation(marker: str | None, target: str, title: str | None) -> Citation:
-    """A link target as a Citation: a URL stays a URL, a relative target is a path (``sources.classify``)."""
+    """A link target as a Citation, read by ``sources.classify`` (a relative target is a path)."""
     target = target.strip()
     if target.startswith("//"):  # protocol-relative
         target = "https:" + target
-    if re.match(r"(?i)^https?://", target):
-        return Citation(marker=marker, url=target, title=title)
     return citation_for(target, marker=marker, title=title, inline_text=False)

@@ -44,7 +44,6 @@ _ARXIV_URL = re.compile(rf"^https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/({_ARXIV_N
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 _DOCUMENT_SUFFIX = re.compile(r"\.(?:pdf|html?|txt|md|markdown|rst|json|xml|csv|tex|docx?|epub)$", re.IGNORECASE)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,24}(?::\d+)?$", re.IGNORECASE)
-_MAX_REFERENCE = 2048
 
 
 def classify(source: str, *, inline_text: bool = True) -> SourceKind:
@@ -52,8 +51,8 @@ def classify(source: str, *, inline_text: bool = True) -> SourceKind:
     value = source.strip()
     if not value:
         raise InputError("a source must not be empty")
-    if "\n" in value or len(value) > _MAX_REFERENCE or (inline_text and re.search(r"\s", value)):
-        return SourceKind.TEXT
+    if inline_text and re.search(r"\s", value):
+        return SourceKind.TEXT  # a sentence or a page of text: the source itself
     if value.lower().startswith("file:"):
         return SourceKind.FILE_URL
     if _ARXIV.match(value) or _ARXIV_URL.match(value):
