@@ -30,6 +30,7 @@ _EXPORTS = {
     "Scores": "citemark.types",
     "Verdict": "citemark.types",
     "CitemarkError": "citemark.errors",
+    "snap_quote": "citemark.scoring.quotes",
 }
 
 __all__ = ["__version__", *_EXPORTS]

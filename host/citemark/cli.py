@@ -1,11 +1,14 @@
 """The ``citemark`` command: verify answers, manage models, and start the host or MCP server.
 
 Exit codes (shared by every subcommand):
-  0  done; for ``verify``: the answer passed
-  1  ``verify``: verification failed (a citation contradicted or retracted; with
-     ``--threshold F`` fewer than F of the citations supported; with ``--strict``
-     any citation not supported or any marker unresolved)
-  2  input, model or usage error (the message says which, with its error code)
+  0  done; for ``verify``: the answer passed — at least one citation was judged
+     against a readable source, none is contradicted or retracted, and at least
+     ``--threshold`` (default 0.8) of all citations are supported
+  1  ``verify``: verification failed, including "nothing could be verified" (no
+     citations, or no cited source readable); with ``--strict`` also any
+     citation not supported or any marker unresolved
+  2  input, model, usage or internal error (the message says which, with its
+     error code; a traceback only with ``--debug``)
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from citemark.settings import Settings
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+#: ``verify`` passes only when at least this share of citations is supported (citesure's gate).
+DEFAULT_THRESHOLD = 0.8
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,6 +53,12 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         return 130
+    except Exception as error:  # a bug: say so plainly, exit 2, and keep the traceback for --debug
+        if getattr(args, "debug", False):
+            raise
+        print(f"citemark: internal error {CitemarkError.code}: {type(error).__name__}: {error} "
+              "(run with --debug for the traceback)", file=sys.stderr)
+        return EXIT_ERROR
 
 
 def _firefox_launch(argv: list[str]) -> bool:
@@ -58,22 +69,29 @@ def _firefox_launch(argv: list[str]) -> bool:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="citemark", description="Check that cited sources say what AI answers claim.")
     parser.add_argument("--version", action="version", version=f"citemark {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     verify = commands.add_parser("verify", help="verify the citations of an answer (Markdown, HTML or JSON)")
     verify.add_argument("file", nargs="?", help="answer file, or - for standard input")
     verify.add_argument("--format", choices=["markdown", "html", "json"], help="answer format (default: detect)")
     verify.add_argument("--claim", help="check one claim (with --source) instead of an answer")
-    verify.add_argument("--source", help="URL or local path for --claim")
+    verify.add_argument("--source", help="for --claim: a URL, DOI, arXiv id, local path, file: URL, or the source text")
     verify.add_argument("--json", action="store_true", help="print the JSON report")
     verify.add_argument("--md", type=Path, metavar="FILE", help="also write a Markdown report to FILE")
-    verify.add_argument("--threshold", type=float, metavar="F", help="fail unless at least this share (0-1) of citations is supported")
+    verify.add_argument("--threshold", type=float, metavar="F", default=DEFAULT_THRESHOLD,
+                        help=f"fail unless at least this share (0-1) of citations is supported (default {DEFAULT_THRESHOLD})")
+    verify.add_argument("--url-map", type=Path, metavar="FILE", help="JSON object: marker (1, id:x) → URL, path or text")
+    verify.add_argument("--allow-dir", action="append", type=Path, metavar="DIR",
+                        help="also read files the answer cites under DIR (default: only the answer's own folder)")
+    verify.add_argument("--no-coverage", action="store_true", help="do not list uncited sentences")
     verify.add_argument("--strict", action="store_true", help="fail unless every citation is supported")
     verify.add_argument("--model", help="model pack name or folder; 'none' for lexical-only")
     verify.add_argument("--page-url", help="base URL for relative links in an HTML answer")
     verify.add_argument("--no-cache", action="store_true", help="neither read nor write the source cache")
     verify.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     verify.add_argument("-v", "--verbose", action="store_true")
+    verify.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks of internal errors")
     verify.set_defaults(handler=_verify)
 
     model = commands.add_parser("model", help="list, inspect, import or download model packs")
@@ -115,48 +133,51 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from citemark.engine import Engine
+    from citemark.answer import parse_answer
+    from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, verification_passed
     from citemark.report import to_markdown, to_terminal
-    from citemark.sources.loader import LocalFilePolicy
-    from citemark.types import Label, Report
+    from citemark.sources.classify import SourceKind, classify
+    from citemark.sources.localfiles import LocalFilePolicy
+    from citemark.types import ParsedAnswer, Report
 
     settings = Settings.load(model=args.model)
-    if args.no_cache:
-        cache = None
-    else:
-        cache = "auto"
     if args.claim is None and args.file is None:
         raise InputError("give an answer FILE (or - for stdin), or --claim TEXT --source URL_OR_PATH")
     if (args.claim is None) != (args.source is None):
         raise InputError("--claim and --source go together")
-    content = None
-    if args.claim is None:
+    if not 0 <= args.threshold <= 1:
+        raise InputError("--threshold is a share between 0 and 1")
+    url_map = _read_url_map(args.url_map) if args.url_map else None
+    if args.claim is not None:
+        # A path typed on the command line is read wherever it points; a bare name that is a file here
+        # ("--source README") is that file, not the six letters of inline text.
+        source = args.source
+        if classify(source) is SourceKind.TEXT and not any(c.isspace() for c in source.strip()) and Path(source).is_file():
+            source = "./" + source.strip()
+        parsed = ParsedAnswer(claims=(one_claim(args.claim, source, base=Path.cwd()),), format="claim")
+        local_files, coverage = LocalFilePolicy.cli(), False
+    else:
         content = _read_answer(args.file, settings.max_answer_chars)
-    base = Path(args.file).resolve().parent if args.file and args.file != "-" else Path.cwd()
+        check_answer_size(content, settings)
+        if not content.strip():
+            raise InputError(f"{args.file}: the answer is empty")
+        answer_dir = Path(args.file).resolve().parent if args.file != "-" else Path.cwd()
+        parsed = parse_answer(content, args.format or _format_of(args.file), page_url=args.page_url,
+                              sources=url_map, base=answer_dir)
+        # Paths cited inside an answer are read only under its folder and the folders the user named.
+        local_files = LocalFilePolicy.under(answer_dir, *(args.allow_dir or []))
+        coverage = not args.no_coverage
 
     async def run() -> Report:
-        from citemark.credentials import lookup_for
-
-        engine = Engine(settings, cache=cache, credentials=lookup_for("cli"))
+        slot = EngineSlot(settings, requester="cli", cache=None if args.no_cache else "auto")
         try:
-            if args.claim is not None:
-                source = args.source
-                if not source.startswith(("http://", "https://", "doi:", "arxiv:", "arXiv:")):
-                    source = str(Path(source).expanduser())
-                verdict = await engine.verify_claim(args.claim, source, local_files=LocalFilePolicy.cli())
-                return Report(verdicts=[verdict], model=engine.model_name)
-            from citemark.answer import parse_answer
-
-            parsed = _relative_paths(parse_answer(content or "", args.format, page_url=args.page_url), base)
-            report = Report(unresolved=list(parsed.unresolved), model=engine.model_name)
+            engine = await slot.get()
             progress = _Progress(parsed.citation_count, enabled=not args.quiet and not args.json)
-            async for verdict in engine.verify(parsed, local_files=LocalFilePolicy.cli()):
-                report.verdicts.append(verdict)
-                progress.step(verdict)
+            report = await collect(engine, parsed, local_files=local_files, on_verdict=progress.step, coverage=coverage)
             progress.done()
             return report
         finally:
-            await engine.aclose()
+            await slot.aclose()
 
     report = asyncio.run(run())
     if args.json:
@@ -165,16 +186,29 @@ def _verify(args: argparse.Namespace) -> int:
         sys.stdout.write(to_terminal(report, colour=sys.stdout.isatty() and not os.environ.get("NO_COLOR")))
     if args.md:
         args.md.write_text(to_markdown(report), encoding="utf-8")
-    counts = report.summary()["counts"]
-    total = len(report.verdicts)
-    failed = counts[Label.CONTRADICTED.value] or counts[Label.RETRACTED.value]
-    if args.threshold is not None:
-        if not 0 <= args.threshold <= 1:
-            raise InputError("--threshold is a share between 0 and 1")
-        failed = failed or (counts[Label.SUPPORTED.value] / total if total else 0.0) < args.threshold
-    if args.strict:
-        failed = failed or counts[Label.SUPPORTED.value] != total or bool(report.unresolved)
-    return EXIT_FAILED if failed else EXIT_OK
+    passed, why = verification_passed(report, threshold=args.threshold, strict=args.strict)
+    if not passed and not args.quiet:
+        print(f"citemark: verification failed: {why}", file=sys.stderr)
+    return EXIT_OK if passed else EXIT_FAILED
+
+
+def _format_of(file: str) -> str | None:
+    """A file's format from its name: a truncated ``.json`` file is a JSON error, not a Markdown answer."""
+    suffix = Path(file).suffix.lower()
+    return {".json": "json", ".html": "html", ".htm": "html"}.get(suffix)
+
+
+def _read_url_map(file: Path) -> dict[str, str]:
+    """``--url-map FILE``: a JSON object from marker (``1``, ``id:x``) to a source string."""
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(f"no such file: {file}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise InputError(f"--url-map {file}: not a JSON file ({error})") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise InputError("--url-map must be a JSON object of marker → URL, path or source text")
+    return data
 
 
 def _read_answer(file: str, limit: int) -> str:
@@ -188,28 +222,7 @@ def _read_answer(file: str, limit: int) -> str:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"{file}: not UTF-8 text ({error.reason} at byte {error.start})") from None
-    if len(text) > limit:
-        raise InputError(f"{file}: answer is longer than {limit:,} characters")
-    return text
-
-
-def _relative_paths(parsed, base: Path):  # noqa: ANN001, ANN202 - ParsedAnswer in, ParsedAnswer out
-    """Citations to relative local paths are read relative to the answer file."""
-    from dataclasses import replace
-
-    from citemark.types import Citation
-
-    def fix(citation: Citation) -> Citation:
-        url = citation.url or ""
-        if url and "://" not in url and not url.startswith(("doi:", "arxiv:", "arXiv:", "10.")):
-            path = Path(url.removeprefix("file:"))
-            return replace(citation, url=None, path=str(path if path.is_absolute() else base / path))
-        if url.startswith("file://"):
-            return replace(citation, url=None, path=url.removeprefix("file://"))
-        return citation
-
-    claims = tuple(replace(c, citations=tuple(fix(x) for x in c.citations)) for c in parsed.claims)
-    return replace(parsed, claims=claims)
+    return text  # its length is checked by doors.check_answer_size, as in every door
 
 
 class _Progress:

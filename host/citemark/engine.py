@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import re
 from collections import OrderedDict
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -33,13 +32,14 @@ from citemark.scoring.nli import BatchingScorer, Scorer
 from citemark.scoring.retrieve import EvidenceIndex
 from citemark.settings import Settings
 from citemark.sources.cache import SourceCache
+from citemark.sources.classify import citation_for
 from citemark.sources.fetch import CredentialLookup, Fetcher
 from citemark.sources.loader import LocalFilePolicy, SourceLoader
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Claim, Document, Label, ParsedAnswer, Report, Verdict
 from citemark.verdict import Decision, decide_failure
 
-__all__ = ["Engine", "source_citation"]
+__all__ = ["Engine"]
 
 log = logging.getLogger(__name__)
 
@@ -116,10 +116,12 @@ class Engine:
         *,
         fmt: str | None = None,
         page_url: str | None = None,
+        sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
     ) -> Report:
-        """All verdicts of one answer, collected (``verify`` streams them instead)."""
-        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
+        """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map."""
+        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
+                                                                              sources=sources)
         report = Report(unresolved=list(parsed.unresolved), model=self.model_name)
         async for verdict in self.verify(parsed, local_files=local_files):
             report.verdicts.append(verdict)
@@ -131,10 +133,12 @@ class Engine:
         *,
         fmt: str | None = None,
         page_url: str | None = None,
+        sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
     ) -> AsyncIterator[Verdict]:
-        """Yield one Verdict per (claim, citation), in the order they are ready."""
-        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url)
+        """Yield one Verdict per (claim, citation), in the order they are ready (``sources``: a url_map)."""
+        parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
+                                                                              sources=sources)
         loads: dict[str, asyncio.Future[Document]] = {}
         jobs: dict[asyncio.Future[Verdict], tuple[Claim, Citation]] = {}
         over_limit: list[tuple[Claim, Citation]] = []
@@ -181,17 +185,19 @@ class Engine:
                 future.cancel()
 
     async def verify_claim(self, claim: str, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> Verdict:
-        """One claim against one source: a URL, a local path (policy permitting) or the text itself."""
-        citation = source_citation(source, local_files)
+        """One claim against one source: a URL, DOI, arXiv id, a local path (policy permitting) or the text itself."""
+        citation = citation_for(source, marker="1")
         parsed = ParsedAnswer(claims=(Claim(text=claim, citations=(citation,)),), format="claim")
         async for verdict in self.verify(parsed, local_files=local_files):
             return verdict
         raise AssertionError("one citation gives one verdict")
 
-    async def check_source(self, url: str) -> dict[str, object]:
+    async def check_source(self, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> dict[str, object]:
         """Reachability and what citemark reads from one source (no claim)."""
+        citation = citation_for(source, inline_text=False)
+        url = citation.url or citation.path or source
         try:
-            document = await self.loader.load(Citation(url=url))
+            document = await self.loader.load(citation, local_files)
         except CitemarkError as error:
             decision = decide_failure(error)
             return {"url": url, "reachable": False, "verdict": decision.label.value, "reason": decision.reason,
@@ -200,6 +206,7 @@ class Engine:
             "url": url, "reachable": True, "final_url": document.final_url or document.url,
             "title": document.title, "kind": document.kind, "text_chars": len(document.text),
             "paywalled": document.paywalled, "retracted": document.retracted, "from_cache": document.from_cache,
+            "source_sha256": text_sha256(document.text),
         }
 
     # ------------------------------------------------------------------ judging
@@ -209,19 +216,20 @@ class Engine:
             document = await asyncio.shield(load)
         except CitemarkError as error:
             return _failed(claim, citation, decide_failure(error))
-        index = await self._index(document)
+        digest = text_sha256(document.text)
+        index = await self._index(document, digest)
         judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
                                 windows=self.settings.evidence_windows)
-        decision = judgement.decision
-        return Verdict(
-            claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
-            explanation=decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
-            source_title=document.title or citation.title, missing=decision.missing, claim_index=claim.index,
+        verdict = Verdict(
+            claim=claim.text, citation=citation, label=judgement.decision.label, reason=judgement.decision.reason,
+            explanation=judgement.decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
+            source_title=document.title or citation.title, missing=judgement.decision.missing, claim_index=claim.index,
             read_from=document.final_url if document.final_url and document.final_url != document.url else None,
+            source_sha256=digest, quotes=judgement.quotes,
         )
+        return check_quotes(verdict, document)
 
-    async def _index(self, document: Document) -> EvidenceIndex:
-        key = hashlib.sha1(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+    async def _index(self, document: Document, key: str) -> EvidenceIndex:
         index = self._indexes.get(key)
         if index is None:
             index = await asyncio.to_thread(EvidenceIndex, document.text)
@@ -241,20 +249,40 @@ def _failed(claim: Claim, citation: Citation, decision: Decision, document: Docu
     )
 
 
-def source_citation(source: str, local_files: LocalFilePolicy, marker: str = "1") -> Citation:
-    """Read a source given as one string: URL / DOI / arXiv id, a local path, or text."""
-    stripped = source.strip()
-    if re.match(r"(?i)^(?:https?://|doi:|10\.\d{4,9}/|arxiv:)", stripped):
-        return Citation(marker=marker, url=stripped)
-    if _looks_like_path(stripped):
-        return Citation(marker=marker, path=stripped.removeprefix("file://"))
-    return Citation(marker=marker, text=source)
+def check_quotes(verdict: Verdict, document: Document) -> Verdict:
+    """``altered_quote``: words the claim quotes (or the answer's excerpt) that are not verbatim in the source.
+
+    The source may still say the same thing, but a quotation is a promise
+    about exact words: a supported verdict becomes partial, and the nearest
+    verbatim passage is shown as the evidence.
+    """
+    from dataclasses import replace
+
+    from citemark.scoring.judge import quote_at
+    from citemark.scoring.quotes import quoted_spans, snap_quote
+
+    if verdict.label in (Label.CONTRADICTED, Label.RETRACTED):
+        return verdict
+    anchors = quoted_spans(verdict.claim) + ([verdict.citation.excerpt] if verdict.citation.excerpt else [])
+    for anchor in anchors:
+        snapped = snap_quote(anchor, document.text)
+        if snapped.exact:
+            continue
+        label = Label.PARTIAL if verdict.label is Label.SUPPORTED else verdict.label
+        if snapped.found:
+            assert snapped.start is not None and snapped.end is not None
+            evidence = quote_at(snapped.start, snapped.end, document)
+            nearest = f" The nearest passage reads “{snapped.quote}”."
+        else:
+            evidence, nearest = verdict.evidence, " No passage of the source is close to it."
+        return replace(verdict, label=label, reason="altered_quote", evidence=evidence,
+                       explanation=f"The quoted words “{anchor}” are not verbatim in the source.{nearest}")
+    return verdict
 
 
-def _looks_like_path(text: str) -> bool:
-    if "\n" in text or len(text) > 4096:
-        return False
-    return text.startswith(("/", "~/", "./", "../", "file://")) or bool(re.match(r"^[A-Za-z]:[\\/]", text))
+def text_sha256(text: str) -> str:
+    """The SHA-256 of the extracted source text a verdict was judged on, so a report can be re-checked."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _source_key(citation: Citation) -> str:

@@ -1,10 +1,16 @@
 """``citemark mcp``: the engine as a stdio MCP server for desktop agents (official ``mcp`` SDK, v2).
 
 Four typed tools with structured outputs: ``verify_answer``, ``verify_claims``,
-``check_source``, and ``check_references`` (does each entry of a bibliography exist,
-through Crossref, arXiv and OpenAlex; only the references are sent to them). All are read-only and open-world (they fetch the web). Long
-calls report progress after every verdict. Bad input is raised as a tool
-error carrying citemark's error code, never returned as a success payload.
+``check_source``, ``snap_quote`` and ``check_references`` (does each entry of a
+bibliography exist, through Crossref, arXiv and OpenAlex; only the references
+are sent to them). Every tool names a source ``source``, and
+what a source string is (URL, DOI, arXiv id, path, text) is decided by
+``sources.classify``. Output is compact by default (no per-verdict scores;
+``detail="full"`` adds them), and answers come with citation coverage (the
+uncited factual sentences). All tools are read-only; those that fetch are
+open-world. Long calls report progress after every verdict. Bad input is
+raised as a tool error carrying citemark's error code, never returned as a
+success payload.
 
 An agent can be steered by a prompt injection, so local files are refused
 unless the user lists directories in ``local_file_dirs`` (config file or
@@ -14,7 +20,6 @@ not it exists. Fetching follows the public-address-only policy, always.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import sys
 from typing import Any, Literal
@@ -25,7 +30,7 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from citemark import __version__
-from citemark.errors import AnswerTooLargeError, CitemarkError
+from citemark.errors import CitemarkError, InputError
 from citemark.settings import Settings
 
 __all__ = ["build_server", "run"]
@@ -41,6 +46,8 @@ class CitationOut(BaseModel):
     marker: str | None = None
     url: str | None = None
     title: str | None = None
+    path: str | None = None
+    excerpt: str | None = None
 
 
 class EvidenceOut(BaseModel):
@@ -62,6 +69,8 @@ class VerdictOut(BaseModel):
     source_title: str | None = None
     missing: list[str] = []
     read_from: str | None = Field(None, description="the copy that was read when not the cited URL (an open PDF)")
+    source_sha256: str | None = Field(None, description="SHA-256 of the extracted source text that was judged")
+    quotes: list[EvidenceOut] = Field([], description="for reason 'conflicting': the passage saying the opposite")
 
 
 class UnresolvedOut(BaseModel):
@@ -71,9 +80,19 @@ class UnresolvedOut(BaseModel):
 
 class SummaryOut(BaseModel):
     citations: int
+    total: int
+    supported: int
+    pass_rate: float = Field(description="supported citations / all citations")
     counts: dict[str, int]
     unresolved: int
     text: str
+
+
+class CoverageOut(BaseModel):
+    sentences: int = Field(description="factual sentences of the answer, cited or not")
+    cited: int
+    share_cited: float | None
+    uncited: list[str] = Field(description="factual sentences that carry no citation")
 
 
 class VerifyResult(BaseModel):
@@ -81,11 +100,21 @@ class VerifyResult(BaseModel):
     unresolved: list[UnresolvedOut] = []
     summary: SummaryOut
     model: str = Field(description="the model that judged, or 'none (lexical-only ...)'")
+    coverage: CoverageOut | None = None
+
+
+class SnappedQuote(BaseModel):
+    found: bool = Field(description="whether a passage close enough to the anchor exists")
+    exact: bool = Field(description="the anchor is verbatim in the source (after whitespace/quote normalising)")
+    quote: str | None = Field(None, description="the verbatim passage, cut from the source text")
+    start: int | None = None
+    end: int | None = None
+    similarity: float = Field(description="0-1 character similarity of anchor and quote")
 
 
 class ClaimInput(BaseModel):
     claim: str = Field(description="one factual sentence")
-    source: str = Field(description="an http(s) URL, a DOI / arXiv id, or the source text itself")
+    source: str = Field(description="an http(s) URL, a DOI / arXiv id, a path (allowed folders only), or the source text")
 
 
 class SourceCheck(BaseModel):
@@ -100,110 +129,128 @@ class SourceCheck(BaseModel):
     verdict: VerdictWord | None = Field(None, description="when unreachable: the verdict a citation of it gets")
     reason: str | None = None
     error: str | None = None
+    source_sha256: str | None = Field(None, description="SHA-256 of the extracted text")
 
 
 _READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=True, idempotentHint=True, destructiveHint=False)
 
 
-class _Engines:
-    """One engine per server process, created on first use and shared by every call."""
-
-    def __init__(self, settings: Settings) -> None:
-        self.settings = settings
-        self._engine = None
-        self._lock = asyncio.Lock()
-
-    async def get(self):  # noqa: ANN201 - citemark.engine.Engine
-        async with self._lock:
-            if self._engine is None:
-                from citemark.credentials import lookup_for
-                from citemark.engine import Engine
-
-                self._engine = await asyncio.to_thread(Engine, self.settings, credentials=lookup_for("agent"))
-            return self._engine
-
-
 def build_server(settings: Settings | None = None) -> MCPServer:
-    settings = settings or Settings.load()
-    engines = _Engines(settings)
-    from citemark.sources.loader import LocalFilePolicy
+    from citemark.doors import EngineSlot, check_answer_size, collect, one_claim
+    from citemark.sources.localfiles import LocalFilePolicy
 
+    settings = settings or Settings.load()
+    engines = EngineSlot(settings, requester="agent")
     local_files = LocalFilePolicy(directories=settings.local_file_dirs)
     server = MCPServer("citemark", version=__version__) if _accepts_version() else MCPServer("citemark")
 
-    async def collect(parsed: Any, ctx: Context) -> VerifyResult:
-        from citemark.types import Report
-
+    async def run(parsed: Any, ctx: Context, detail: str, coverage: bool) -> VerifyResult:
         engine = await engines.get()
         total = parsed.citation_count
-        report = Report(unresolved=list(parsed.unresolved), model=engine.model_name)
         await ctx.report_progress(0, total, "fetching sources")
-        async for verdict in engine.verify(parsed, local_files=local_files):
-            report.verdicts.append(verdict)
-            await ctx.report_progress(len(report.verdicts), total, f"{verdict.label.value}: {verdict.claim[:60]}")
-        return VerifyResult.model_validate(report.to_dict())
+        done = 0
+
+        async def step(verdict: Any) -> None:
+            nonlocal done
+            done += 1
+            await ctx.report_progress(done, total, f"{verdict.label.value}: {verdict.claim[:60]}")
+
+        report = await collect(engine, parsed, local_files=local_files, on_verdict=step, coverage=coverage)
+        data = report.to_dict()
+        if detail != "full":
+            for verdict in data["verdicts"]:
+                verdict["scores"] = None
+        return VerifyResult.model_validate(data)
 
     @server.tool(annotations=_READ_ONLY, title="Verify an AI answer's citations")
     async def verify_answer(
         answer: str, ctx: Context, format: Literal["markdown", "html", "json"] | None = None,
-        page_url: str | None = None,
+        page_url: str | None = None, sources: dict[str, str] | None = None,
+        detail: Literal["compact", "full"] = "compact", coverage: bool = True,
     ) -> VerifyResult:
         """Check every citation of an answer against its source.
 
-        Give the answer as Markdown (numbered markers [1] with a Sources list,
-        inline links, bare URLs), HTML, or JSON [{"claim", "url"}]. Every cited
-        source is fetched (public http(s) only) and each (claim, citation) gets a
-        verdict — supported, partial, contradicted, unsupported, unreachable,
-        paywalled, retracted or unverifiable — with the evidence quote and a
-        deep link to it.
+        Give the answer as Markdown (markers [1] or [id:x] with a Sources list,
+        reference-style pills, inline links, bare URLs), HTML, or JSON
+        ([{"claim", "url"}], citesure's {"citations", "sources"}, or
+        {"answer", "sources"}). ``sources`` maps markers ("1", "id:x") to a URL,
+        DOI, arXiv id or the source text, for answers that do not list them.
+        Every cited source is fetched (public http(s) only) and each (claim,
+        citation) gets a verdict — supported, partial, contradicted,
+        unsupported, unreachable, paywalled, retracted or unverifiable — with
+        the evidence quote, a deep link to it and the source text's SHA-256.
+        ``detail="full"`` adds the scores; ``coverage`` lists uncited factual
+        sentences.
         """
         from citemark.answer import parse_answer
 
-        if len(answer) > settings.max_answer_chars:
-            raise _tool_error(AnswerTooLargeError(f"answer of {len(answer):,} characters is over the limit"))
         try:
-            parsed = parse_answer(answer, format, page_url=page_url)
+            check_answer_size(answer, settings)
+            parsed = parse_answer(answer, format, page_url=page_url, sources=sources)
         except CitemarkError as error:
             raise _tool_error(error) from None
-        return await collect(parsed, ctx)
+        return await run(parsed, ctx, detail, coverage)
 
     @server.tool(annotations=_READ_ONLY, title="Verify claims against sources")
-    async def verify_claims(claims: list[ClaimInput], ctx: Context) -> VerifyResult:
+    async def verify_claims(
+        claims: list[ClaimInput], ctx: Context, detail: Literal["compact", "full"] = "compact",
+    ) -> VerifyResult:
         """Check each {claim, source} pair: does the source state the claim?
 
         ``source`` is an http(s) URL (fetched; public addresses only), a DOI or
-        arXiv id, or the source text itself. Returns one verdict per pair with the
-        evidence quote.
+        arXiv id (read as the PDF's full text), a local path inside the folders
+        the user allowed, or the source text itself. Returns one verdict per
+        pair with the evidence quote.
         """
-        from citemark.engine import source_citation
-        from citemark.types import Claim, ParsedAnswer
+        from citemark.types import ParsedAnswer
 
-        if not claims:
-            raise ToolError("E100: give at least one {claim, source} pair")
-        if len(claims) > settings.max_citations:
-            raise ToolError(f"E102: at most {settings.max_citations} claims per call")
-        parsed = ParsedAnswer(
-            claims=tuple(
-                Claim(text=item.claim.strip(), citations=(source_citation(item.source, local_files),), index=i)
-                for i, item in enumerate(claims)
-            ),
-            format="claims",
-        )
-        return await collect(parsed, ctx)
+        try:
+            if not claims:
+                raise InputError("give at least one {claim, source} pair")
+            if len(claims) > settings.max_citations:
+                raise InputError(f"at most {settings.max_citations} claims per call")
+            parsed = ParsedAnswer(
+                claims=tuple(one_claim(item.claim, item.source, index=i) for i, item in enumerate(claims)),
+                format="claims",
+            )
+        except CitemarkError as error:
+            raise _tool_error(error) from None
+        return await run(parsed, ctx, detail, coverage=False)
 
     @server.tool(annotations=_READ_ONLY, title="Check a source")
-    async def check_source(url: str) -> SourceCheck:
+    async def check_source(source: str) -> SourceCheck:
         """Fetch one source and report what citemark can read from it.
 
+        ``source`` is a URL, DOI or arXiv id (or a path in an allowed folder).
         Reachability (with the verdict a citation of an unreachable source would
         get), HTTP-level errors, the title, the kind (html/pdf/text), the length of
-        the extracted text, and paywall and retraction flags.
+        the extracted text, its SHA-256, and paywall and retraction flags.
         """
         engine = await engines.get()
-        result = await engine.check_source(url)
+        try:
+            result = await engine.check_source(source, local_files=local_files)
+        except CitemarkError as error:
+            raise _tool_error(error) from None
         if "error" in result:
             result["error"] = f"{result['error']['code']}: {result['error']['message']}"
         return SourceCheck.model_validate(result)
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True,
+                                             destructiveHint=False), title="Cut a verbatim quote out of a source")
+    def snap_quote(anchor: str, source_text: str) -> SnappedQuote:
+        """The verbatim passage of ``source_text`` that ``anchor`` (a remembered or paraphrased quote) points at.
+
+        Use it to cite exact words: the quote comes back cut from the source
+        bytes, with its offsets, whether the anchor was already verbatim, and
+        how similar the two are. Nothing is fetched.
+        """
+        from citemark.scoring.quotes import snap_quote as snap
+
+        if not anchor.strip() or not source_text.strip():
+            raise _tool_error(InputError("anchor and source_text must not be empty"))
+        if len(source_text) > settings.max_text_chars:
+            raise _tool_error(InputError(f"source_text is over {settings.max_text_chars:,} characters"))
+        return SnappedQuote.model_validate(snap(anchor, source_text).to_dict())
 
     _add_check_references(server, settings)
     return server

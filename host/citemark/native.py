@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from citemark import __version__
-from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError, OriginRefused
+from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError, OriginRefused, ProtocolError
 from citemark.origins import allowed_origin
 from citemark.settings import Settings
 
@@ -64,7 +64,7 @@ def encode_frame(message: dict[str, Any]) -> bytes:
         message_id = message.get("id")
         if isinstance(message_id, str):
             message_id = message_id[:MAX_ID_CHARS]
-        data = json.dumps({"v": PROTOCOL, "id": message_id, "type": "error", "code": "E400",
+        data = json.dumps({"v": PROTOCOL, "id": message_id, "type": "error", "code": ProtocolError.code,
                            "message": "reply too large for native messaging"}).encode("utf-8")
     return _HEADER.pack(len(data)) + data
 
@@ -140,8 +140,9 @@ class NativeHost:
         self._write = write
         self.origin = origin
         self.origin_allowed = origin_allowed
-        self._engine = None
-        self._engine_lock = asyncio.Lock()
+        from citemark.doors import EngineSlot
+
+        self._engines = EngineSlot(settings, requester="page")
         self._requests: dict[str, asyncio.Task[None]] = {}
         self.started = time.monotonic()
 
@@ -154,21 +155,14 @@ class NativeHost:
         self.send(message_id, "error", code=error.code, error=type(error).__name__, message=error.message)
 
     async def engine(self):  # noqa: ANN201 - citemark.engine.Engine, imported late for a fast hello
-        async with self._engine_lock:
-            if self._engine is None:
-                from citemark.credentials import lookup_for
-                from citemark.engine import Engine
-
-                self._engine = await asyncio.to_thread(Engine, self.settings, credentials=lookup_for("page"))
-            return self._engine
+        return await self._engines.get()
 
     async def close(self) -> None:
         for task in list(self._requests.values()):
             task.cancel()
         if self._requests:
             await asyncio.gather(*self._requests.values(), return_exceptions=True)
-        if self._engine is not None:
-            await self._engine.aclose()
+        await self._engines.aclose()
 
     # ------------------------------------------------------------- dispatch
 
@@ -242,10 +236,12 @@ class NativeHost:
             raise MessageError("answer.content must be a string")
         if fmt not in ("markdown", "html", "json"):
             raise MessageError("answer.format must be 'markdown', 'html' or 'json'")
-        if len(content) > self.settings.max_answer_chars:
-            raise AnswerTooLargeError(f"answer of {len(content):,} characters is over the {self.settings.max_answer_chars:,} limit")
+        from citemark.doors import check_answer_size
+
+        check_answer_size(content, self.settings)
         page_url = message.get("page_url") if isinstance(message.get("page_url"), str) else None
-        self._start(message_id, self._stream(message_id, content, fmt, page_url))
+        coverage = message.get("coverage") is True  # opt-in: the extension shows uncited sentences only when asked
+        self._start(message_id, self._stream(message_id, content, fmt, page_url, coverage))
 
     def _verify_selection(self, message_id: Any, message: dict[str, Any]) -> None:
         text, url = message.get("text"), message.get("url")
@@ -253,10 +249,11 @@ class NativeHost:
             raise MessageError("verify_selection needs 'text' and 'url' strings")
         if len(text) > 20_000:
             raise AnswerTooLargeError("selection is over 20,000 characters")
-        from citemark.answer.claims import clean_claim
-        from citemark.types import Citation, Claim, ParsedAnswer
+        from citemark.doors import one_claim
+        from citemark.types import ParsedAnswer
 
-        claim = Claim(text=clean_claim(text), citations=(Citation(marker="selection", url=url.strip()),))
+        # The page's address, never text to judge against; a path is refused: the host reads no local files.
+        claim = one_claim(text, url, marker="selection", inline_text=False)
         self._start(message_id, self._stream(message_id, ParsedAnswer(claims=(claim,), format="selection"), None, None))
 
     def _start(self, message_id: Any, work: Any) -> None:
@@ -274,7 +271,7 @@ class NativeHost:
                 self.error(message_id, error)
             except Exception as error:  # the host must survive any one request failing
                 log.exception("request %s failed", key)
-                self.send(message_id, "error", code="E000", error=type(error).__name__, message=str(error)[:500])
+                self.send(message_id, "error", code=CitemarkError.code, error=type(error).__name__, message=str(error)[:500])
             finally:
                 self._requests.pop(key, None)
 
@@ -289,9 +286,11 @@ class NativeHost:
         task.add_done_callback(cancelled_before_start)
         self._requests[key] = task
 
-    async def _stream(self, message_id: Any, content: Any, fmt: str | None, page_url: str | None) -> None:
+    async def _stream(self, message_id: Any, content: Any, fmt: str | None, page_url: str | None,
+                      coverage: bool = False) -> None:
         from citemark.answer import parse_answer
-        from citemark.types import ParsedAnswer, Report
+        from citemark.doors import collect
+        from citemark.types import ParsedAnswer
 
         if isinstance(content, ParsedAnswer):
             parsed = content
@@ -308,12 +307,11 @@ class NativeHost:
                   if over else None)
         self.send(message_id, "accepted", citations=citations, not_checked=over, notice=notice,
                   unresolved=[u.to_dict() for u in parsed.unresolved][:limit], model=engine.model_name)
-        report = Report(unresolved=list(parsed.unresolved), model=engine.model_name)
-        async for verdict in engine.verify(parsed):
-            report.verdicts.append(verdict)
-            self.send(message_id, "verdict", verdict=verdict.to_dict())
+        report = await collect(engine, parsed, coverage=coverage,
+                               on_verdict=lambda verdict: self.send(message_id, "verdict", verdict=verdict.to_dict()))
+        extra = {"coverage": report.coverage} if report.coverage is not None else {}
         self.send(message_id, "done", summary=report.summary(), unresolved=[u.to_dict() for u in report.unresolved],
-                  model=engine.model_name)
+                  model=engine.model_name, **extra)
 
 
 def run(args: Any = None) -> int:

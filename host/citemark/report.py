@@ -49,12 +49,18 @@ def to_terminal(report: Report, *, colour: bool = False, width: int = 100) -> st
         if verdict.read_from:
             lines.append(f"      read from: {verdict.read_from}")
         if verdict.evidence and verdict.label is not Label.UNSUPPORTED:
-            quote = verdict.evidence.quote.replace("\n", " ")
-            quote = quote if len(quote) <= 240 else quote[:237] + "…"
-            lines.append(f"      evidence: “{quote}”")
+            lines.append(f"      evidence: “{_short(verdict.evidence.quote)}”")
+        for other in verdict.quotes:
+            lines.append(f"      but also: “{_short(other.quote)}”")
     for item in report.unresolved:
         lines.append("")
         lines.append(f"  ! marker [{item.marker}] points to no source: “{item.claim}”")
+    coverage = report.coverage
+    if coverage and coverage["uncited"]:
+        lines.append("")
+        lines.append(f"  {len(coverage['uncited'])} factual sentence(s) cite no source "
+                     f"({coverage['cited']} of {coverage['sentences']} cited):")
+        lines += [f"    - “{_short(sentence)}”" for sentence in coverage["uncited"]]
     summary = report.summary()
     lines.append("")
     lines.append(f"{summary['text']}" + (f"; {summary['unresolved']} unresolved marker(s)" if report.unresolved else ""))
@@ -78,10 +84,18 @@ def to_markdown(report: Report) -> str:
             link = f" ([open]({verdict.evidence.link}))" if verdict.evidence.link else ""
             lines.append(f"- **{verdict.label.value}** — {_cell(verdict.claim)}{link}")
             lines.append(f"  > {_cell(verdict.evidence.quote)}")
+    if report.coverage and report.coverage["uncited"]:
+        lines += ["", "## Uncited sentences", ""]
+        lines += [f"- {_cell(sentence)}" for sentence in report.coverage["uncited"]]
     if report.unresolved:
         lines += ["", "## Unresolved markers", ""]
         lines += [f"- [{u.marker}] in “{_cell(u.claim)}”" for u in report.unresolved]
     return "\n".join(lines) + "\n"
+
+
+def _short(text: str, limit: int = 240) -> str:
+    text = text.replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 3] + "…"
 
 
 def _cell(text: str) -> str:

@@ -52,10 +52,11 @@ class Citation:
     path: str | None = None
     text: str | None = None
     ref: str | None = None  # the extension's id for the link element it sent
+    excerpt: str | None = None  # a passage the answer says it took from the source, checked verbatim
 
     def to_dict(self) -> dict[str, Any]:
         data = {"marker": self.marker, "url": self.url}
-        for name in ("title", "path", "ref"):
+        for name in ("title", "path", "ref", "excerpt"):
             if getattr(self, name):
                 data[name] = getattr(self, name)
         return data
@@ -86,6 +87,15 @@ class ParsedAnswer:
     claims: tuple[Claim, ...]
     unresolved: tuple[Unresolved, ...] = ()
     format: str = "markdown"
+    uncited: tuple[str, ...] = ()  # factual sentences of the answer that carry no citation
+    factual_sentences: int = 0  # sentences that state something checkable (cited or not)
+
+    def coverage(self) -> dict[str, Any]:
+        """Citation coverage: the share of factual sentences that cite a source, and those that do not."""
+        cited = len(self.claims)
+        total = max(self.factual_sentences, cited + len(self.uncited))
+        return {"sentences": total, "cited": cited, "share_cited": round(cited / total, 4) if total else None,
+                "uncited": list(self.uncited)}
 
     @property
     def citation_count(self) -> int:
@@ -167,6 +177,8 @@ class Verdict:
     missing: tuple[str, ...] = ()  # for "partial": claim words the source lacks
     claim_index: int = 0
     read_from: str | None = None  # the copy that was read, when not the cited URL (a paper's open PDF, a redirect)
+    source_sha256: str | None = None  # of the extracted text judged, to re-check a report later
+    quotes: tuple[Evidence, ...] = ()  # more passages: for "conflicting", the one that says the opposite
 
     def to_dict(self) -> dict[str, Any]:
         extra = {"read_from": self.read_from} if self.read_from else {}
@@ -182,6 +194,8 @@ class Verdict:
             "missing": list(self.missing),
             "claim_index": self.claim_index,
             **extra,
+            "source_sha256": self.source_sha256,
+            **({"quotes": [q.to_dict() for q in self.quotes]} if self.quotes else {}),
         }
 
 
@@ -192,26 +206,35 @@ class Report:
     verdicts: list[Verdict] = field(default_factory=list)
     unresolved: list[Unresolved] = field(default_factory=list)
     model: str = "none (lexical-only)"
+    coverage: dict[str, Any] | None = None  # ParsedAnswer.coverage(), where the door asked for it
 
     def summary(self) -> dict[str, Any]:
+        """Counts per verdict, and ``pass_rate``: supported citations over all citations (0 when none)."""
         counts = {label.value: 0 for label in Label}
         for verdict in self.verdicts:
             counts[verdict.label.value] += 1
+        total = len(self.verdicts)
         return {
-            "citations": len(self.verdicts),
+            "citations": total,
+            "total": total,
+            "supported": counts[Label.SUPPORTED.value],
+            "pass_rate": round(counts[Label.SUPPORTED.value] / total, 4) if total else 0.0,
             "counts": counts,
             "unresolved": len(self.unresolved),
-            "text": summary_text(counts, len(self.verdicts)),
+            "text": summary_text(counts, total),
         }
 
     def to_dict(self) -> dict[str, Any]:
         ordered = sorted(self.verdicts, key=lambda v: v.claim_index)
-        return {
+        data = {
             "verdicts": [v.to_dict() for v in ordered],
             "unresolved": [u.to_dict() for u in self.unresolved],
             "summary": self.summary(),
             "model": self.model,
         }
+        if self.coverage is not None:
+            data["coverage"] = self.coverage
+        return data
 
 
 def summary_text(counts: dict[str, int], total: int) -> str:

@@ -97,7 +97,7 @@ def test_a_json_answer_nested_50k_levels_is_an_input_error(host):
 
 def test_a_300kb_answer_of_nested_divs_parses_without_stalling(host, server):
     server.routes["/danube"] = Reply(DANUBE)
-    html = "<div>" * 27_000 + f'<p>The Danube flows for 2,850 kilometres <a href="{server.url("/danube")}">1</a>.</p>' + "</div>" * 27_000
+    html = "<div>" * 28_000 + f'<p>The Danube flows for 2,850 kilometres <a href="{server.url("/danube")}">1</a>.</p>' + "</div>" * 27_000
     assert len(html) > 300_000
     siege = besiege(host, verify("h", {"format": "html", "content": html}), ("h", ("done", "error")), timeout=60)
     assert_held(siege)
@@ -235,3 +235,29 @@ def test_30_origins_with_500kb_robots_files_cost_little_and_stall_nothing(host, 
             origin.__exit__(None, None, None)
     assert_held(siege)
     assert [v["verdict"] for v in verdicts(siege)] == ["supported"] * 30
+
+
+@pytest.mark.parametrize("filler", ["\n", " \n", "\n\t"])
+def test_a_page_of_300k_blank_lines_is_read_quickly(host, server, filler):
+    # Patterns anchored at line starts with \s would run across the blank lines and backtrack for minutes.
+    body = "<html><body><pre>Intro line.\n" + filler * 300_000 + "The Danube flows for 2,850 kilometres.\n</pre></body></html>"
+    server.routes["/blank"] = Reply(body)
+    started = time.monotonic()
+    siege = besiege(host, verify("b", markdown("The Danube flows for 2,850 kilometres", server.url("/blank"))), ("b", "done"))
+    assert_held(siege)
+    assert time.monotonic() - started < 20
+    assert len(verdicts(siege)) == 1
+
+
+def test_an_answer_with_thousands_of_reference_definitions_parses_in_linear_time():
+    from citemark.answer import parse_answer
+
+    def seconds(count: int) -> float:
+        content = "".join(f"Claim {i} [{i}].\n" for i in range(1, count + 1))
+        content += "\n" + "".join(f"[{i}]: https://example.org/{i}\n" for i in range(1, count + 1))
+        started = time.perf_counter()
+        assert parse_answer(content, "markdown").citation_count == count
+        return time.perf_counter() - started
+
+    small, large = seconds(1000), seconds(4000)
+    assert large < 2.0 and large < 12 * max(small, 0.01)  # 4x the input: linear is ~4x, quadratic 16x

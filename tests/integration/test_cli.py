@@ -60,8 +60,9 @@ def test_answer_from_stdin_with_threshold(tmp_path):
     source = tmp_path / "s.txt"
     source.write_text("Alpha is the first letter of the Greek alphabet.")
     answer = f"Alpha is the first letter of the Greek alphabet [1]. Omega is the first letter [2].\n\nSources\n1. {source}\n2. {source}\n"
-    passing = citemark("verify", "-", "--model", "none", "--threshold", "0.5", stdin=answer.encode())
-    failing = citemark("verify", "-", "--model", "none", "--threshold", "0.9", stdin=answer.encode())
+    allow = ["--allow-dir", str(tmp_path)]  # an answer on stdin may read files only where the user says
+    passing = citemark("verify", "-", "--model", "none", "--threshold", "0.5", *allow, stdin=answer.encode())
+    failing = citemark("verify", "-", "--model", "none", "--threshold", "0.9", *allow, stdin=answer.encode())
     assert (passing.returncode, failing.returncode) == (0, 1)
 
 
@@ -80,3 +81,103 @@ def test_bad_input_is_exit_2_with_a_clear_message(args, stdin, needle):
     assert result.returncode == 2
     assert needle in result.stderr.decode()
     assert "Traceback" not in result.stderr.decode()
+
+
+# ---------------------------------------------------------------- exit codes and sources, row by row
+
+
+def test_every_bundled_example_answer_shape_verifies():
+    relative = json.loads(citemark("verify", str(ROOT / "examples" / "answer-relative-paths.md"), "--json", "--model", "none").stdout)
+    assert [v["verdict"] for v in relative["verdicts"]] == ["supported", "supported", "unreachable"]
+    assert relative["verdicts"][0]["citation"]["path"] == str(ROOT / "examples" / "sources" / "eiffel-tower.html")
+    reference = citemark("verify", str(ROOT / "examples" / "answer-reference-style.md"), "--json", "--model", "none")
+    data = json.loads(reference.stdout)
+    assert reference.returncode == 0 and data["summary"]["pass_rate"] == 1.0
+    assert [v["claim"] for v in data["verdicts"]][0] == ("The Eiffel Tower was completed in 1889 as the entrance arch "
+                                                         "to the World's Fair.")
+    ids = json.loads(citemark("verify", str(ROOT / "examples" / "answer-id-markers.json"), "--json", "--model", "none").stdout)
+    assert [v["verdict"] for v in ids["verdicts"]] == ["supported", "supported", "contradicted"]
+
+
+def test_json_summary_carries_total_supported_pass_rate_and_the_source_hash():
+    data = json.loads(citemark("verify", str(EXAMPLE), "--json", "--model", "none").stdout)
+    assert (data["summary"]["total"], data["summary"]["supported"], data["summary"]["pass_rate"]) == (4, 2, 0.5)
+    hashes = {v["source_sha256"] for v in data["verdicts"] if v["verdict"] == "supported"}
+    assert len(hashes) == 2 and all(len(h) == 64 for h in hashes)
+    assert data["coverage"]["share_cited"] == 1.0
+
+
+def test_an_answer_whose_every_source_is_unreachable_fails(tmp_path):
+    answer = tmp_path / "a.md"
+    answer.write_text("The bridge opened in 1937 [1].\n\nSources\n1. missing.html\n")
+    result = citemark("verify", str(answer), "--model", "none", "--threshold", "0")
+    assert result.returncode == 1 and "no cited source could be read" in result.stderr.decode()
+
+
+def test_no_citations_fails_and_an_empty_answer_or_a_truncated_json_file_is_an_input_error(tmp_path):
+    uncited = tmp_path / "u.md"
+    uncited.write_text("The bridge opened in 1937 and is painted orange.\n")
+    result = citemark("verify", str(uncited), "--model", "none")
+    assert result.returncode == 1 and "no citations found" in result.stderr.decode()
+    empty = tmp_path / "e.md"
+    empty.write_text("  \n")
+    assert citemark("verify", str(empty), "--model", "none").returncode == 2
+    truncated = tmp_path / "t.json"
+    truncated.write_text('[{"claim": "The bridge opened in 1937.", "url": "https://a.exa')
+    result = citemark("verify", str(truncated), "--model", "none")
+    assert result.returncode == 2 and "E101" in result.stderr.decode()
+
+
+def test_a_forced_internal_error_is_exit_2_without_a_traceback_unless_debug(monkeypatch, capsys, tmp_path):
+    from citemark import cli, doors
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("forced for the test")
+
+    monkeypatch.setattr(doors, "collect", broken)
+    source = tmp_path / "s.txt"
+    source.write_text("Alpha is a letter.")
+    argv = ["verify", "--claim", "Alpha is a letter.", "--source", str(source), "--model", "none", "--no-cache"]
+    assert cli.main(argv) == 2
+    err = capsys.readouterr().err
+    assert "internal error E000: RuntimeError: forced for the test" in err and "Traceback" not in err
+    with pytest.raises(RuntimeError):
+        cli.main(["--debug", *argv])
+
+
+def test_source_strings_typed_on_the_command_line_are_read_as_files(tmp_path):
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "dir" / "x.txt").write_text("The museum holds 260,000 volumes.")
+    claim = ["verify", "--claim", "The museum holds 260,000 volumes.", "--json", "--model", "none", "--source"]
+    (tmp_path / "NOTES").write_text("The museum holds 260,000 volumes.")
+    for source in ("./dir/x.txt", "dir/x.txt", (tmp_path / "dir" / "x.txt").as_uri(), "NOTES"):
+        result = subprocess.run([sys.executable, "-m", "citemark.cli", *claim, source], capture_output=True, timeout=120,
+                                cwd=tmp_path, env=os.environ)
+        assert result.returncode == 0, (source, result.stderr)
+        expected = tmp_path / ("NOTES" if source == "NOTES" else "dir/x.txt")
+        assert json.loads(result.stdout)["verdicts"][0]["citation"]["path"] == str(expected)
+
+
+def test_answer_paths_stay_inside_the_answer_folder_unless_allowed(tmp_path):
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "secret.txt").write_text("The vault code is 4711.")
+    folder = tmp_path / "answer"
+    folder.mkdir()
+    answer = folder / "a.md"
+    answer.write_text("The vault code is 4711 [1].\n\nSources\n1. ../secret/secret.txt\n")
+    refused = json.loads(citemark("verify", str(answer), "--json", "--model", "none").stdout)
+    assert (refused["verdicts"][0]["verdict"], refused["verdicts"][0]["reason"]) == ("unreachable", "local_file_refused")
+    allowed = citemark("verify", str(answer), "--json", "--model", "none", "--allow-dir", str(tmp_path / "secret"))
+    assert allowed.returncode == 0 and json.loads(allowed.stdout)["verdicts"][0]["verdict"] == "supported"
+
+
+def test_url_map_resolves_markers_of_an_answer_without_a_sources_list(tmp_path):
+    (tmp_path / "s.txt").write_text("Alpha is the first letter of the Greek alphabet.")
+    (tmp_path / "map.json").write_text(json.dumps({"1": "s.txt", "id:note": "Omega is the last letter."}))
+    answer = tmp_path / "a.md"
+    answer.write_text("Alpha is the first letter of the Greek alphabet [1]. Omega is the last letter [id:note].\n")
+    result = citemark("verify", str(answer), "--json", "--model", "none", "--url-map", str(tmp_path / "map.json"))
+    assert result.returncode == 0, result.stderr
+    assert [v["verdict"] for v in json.loads(result.stdout)["verdicts"]] == ["supported", "supported"]
+    bad = citemark("verify", str(answer), "--url-map", str(tmp_path / "a.md"))
+    assert bad.returncode == 2 and "E100" in bad.stderr.decode()

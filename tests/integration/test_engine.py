@@ -95,12 +95,12 @@ async def test_source_failures_get_their_own_verdicts(server, settings):
     answer = json.dumps([{"claim": claim, "url": server.url(p)} for p in ("/paywall", "/retracted", "/image", "/login")]
                         + [{"claim": claim, "url": "file:///etc/passwd"}])
     report = await run(settings, answer)
-    labels = {v.citation.url.rsplit("/", 1)[-1]: (v.label, v.reason) for v in report.verdicts}
+    labels = {(v.citation.url or v.citation.path or "").rsplit("/", 1)[-1]: (v.label, v.reason) for v in report.verdicts}
     assert labels["paywall"] == (Label.PAYWALLED, "paywall")
     assert labels["retracted"] == (Label.RETRACTED, "retraction_notice")
     assert labels["image"] == (Label.UNVERIFIABLE, "no_text")
     assert labels["login"] == (Label.PAYWALLED, "login_required")
-    assert labels["passwd"] == (Label.UNREACHABLE, "blocked_by_policy")
+    assert labels["passwd"] == (Label.UNREACHABLE, "local_file_refused")  # a file: URL is a path; none allowed here
     assert all(v.label not in {Label.UNSUPPORTED, Label.CONTRADICTED} for v in report.verdicts)
 
 

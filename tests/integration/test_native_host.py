@@ -152,7 +152,9 @@ def test_page_requests_cannot_reach_private_addresses(host_env, server):
     try:
         process.send({"v": 1, "id": "x", "type": "verify", "answer": answer(server.url("/danube"), "file:///etc/passwd")})
         verdicts = [f["verdict"] for f in process.until("x", "done") if f["type"] == "verdict"]
-        assert {(v["verdict"], v["reason"]) for v in verdicts} == {("unreachable", "blocked_by_policy")}
+        # a private address is blocked by the fetch policy; a file: URL is a local path, which the host never reads
+        assert {(v["verdict"], v["reason"]) for v in verdicts} == {("unreachable", "blocked_by_policy"),
+                                                                   ("unreachable", "local_file_refused")}
         assert not [p for p, _ in server.requests if p == "/danube"]
     finally:
         process.close()
@@ -163,3 +165,17 @@ def test_outgoing_frames_stay_under_the_browser_limit():
     (length,) = struct.unpack("=I", frame[:4])
     assert length == len(frame) - 4 <= MAX_OUTGOING
     assert json.loads(frame[4:])["verdict"]["claim"].endswith("…")
+
+
+def test_coverage_is_opt_in_for_the_extension(host, server):
+    server.routes["/danube"] = PAGE
+    content = (f"The Danube flows for 2,850 kilometres [1]. The river freezes over in most winters since 1950.\n\n"
+               f"Sources\n1. {server.url('/danube')}\n")
+    host.send({"v": 1, "id": "plain", "type": "verify", "answer": {"format": "markdown", "content": content}})
+    plain = host.until("plain", "done")[-1]
+    host.send({"v": 1, "id": "cov", "type": "verify", "answer": {"format": "markdown", "content": content},
+               "coverage": True})
+    covered = host.until("cov", "done")[-1]
+    assert "coverage" not in plain
+    assert covered["coverage"]["uncited"] == ["The river freezes over in most winters since 1950."]
+    assert covered["summary"]["pass_rate"] == 1.0

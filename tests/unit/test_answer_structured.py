@@ -15,7 +15,7 @@ def test_list_of_claims_with_urls_text_and_paths():
     assert citations[0].url == "https://a.example"
     assert citations[1].text == "B is true."
     assert citations[2].text == "plain text source"
-    assert citations[3].url == "doi:10.1000/xyz"
+    assert citations[3].url == "https://doi.org/10.1000/xyz"  # sources.classify reads every source string
     assert citations[4].path == "notes.txt"
 
 

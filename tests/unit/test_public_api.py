@@ -6,7 +6,7 @@ import sys
 import citemark
 
 PINNED = {"__version__", "Engine", "Settings", "parse_answer", "Citation", "Claim", "Document", "Evidence", "Label",
-          "ParsedAnswer", "Report", "Scores", "Verdict", "CitemarkError"}
+          "ParsedAnswer", "Report", "Scores", "Verdict", "CitemarkError", "snap_quote"}
 
 
 def test_all_is_pinned_and_every_name_resolves():

@@ -12,12 +12,15 @@ never read. The walk is iterative, so hostile nesting depth cannot crash it.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from citemark.answer.claims import Mark, assemble
 from citemark.answer.markdown import _MARKERS, _is_pill, _marker_numbers, _source_list
+from citemark.sources import nesting
+from citemark.sources.classify import citation_for
 from citemark.types import Citation, ParsedAnswer
 
 __all__ = ["parse_html"]
@@ -30,8 +33,8 @@ _PILL_HINT = re.compile(r"citation|source|footnote|cite|reference", re.IGNORECAS
 _SOURCES_LINE = re.compile(r"^\s*(?:sources|references|citations|footnotes|notes)\s*:?\s*$", re.IGNORECASE)
 
 
-def parse_html(html: str, page_url: str | None = None) -> ParsedAnswer:
-    tree = LexborHTMLParser(html)
+def parse_html(html: str, page_url: str | None = None, sources: dict[str, Citation] | None = None) -> ParsedAnswer:
+    tree = LexborHTMLParser(nesting.bounded(html))  # a hostile answer nested 27,000 levels deep parses in linear time
     root = tree.body or tree.root
     if root is None:
         return ParsedAnswer(claims=(), format="html")
@@ -97,6 +100,8 @@ def parse_html(html: str, page_url: str | None = None) -> ParsedAnswer:
     body_text = text[:body_end]
     body_marks = [m for m in marks if m.position <= body_end] + _text_markers(body_text)
     plain, body_marks = _remove_text_markers(body_text, body_marks)
+    for key, citation in (sources or {}).items():
+        definitions.setdefault(key.lower(), citation)
     return assemble(plain, body_marks, definitions, "html")
 
 
@@ -111,10 +116,16 @@ def _anchor(node: LexborNode, page_url: str | None, footnotes: dict[str, Citatio
         if target is None:
             return None, text, pill or bool(_MARKERS.fullmatch(text))
         return Citation(marker=text.strip("[]^") or None, url=target.url, title=target.title, ref=ref), text, True
-    if href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
+    if not href or href.lower().startswith(("javascript:", "mailto:", "tel:", "data:")):
         return None, text, False
-    url = urljoin(page_url, href) if page_url else href
-    return Citation(marker=text or None, url=url, title=title if title != text else None, ref=ref), text, pill
+    title = title if title != text else None
+    if href.startswith("//"):  # protocol-relative
+        href = "https:" + href
+    if page_url:
+        href = urljoin(page_url, href)
+    # The one classifier decides: an arXiv link is its PDF; a relative link with no page to resolve it
+    # against is a path, which only the CLI reads.
+    return replace(citation_for(href, marker=text or None, title=title, inline_text=False), ref=ref), text, pill
 
 
 def _looks_like_pill(node: LexborNode, text: str, href: str) -> bool:
@@ -149,17 +160,26 @@ def _drawn_by_extension(node: LexborNode) -> bool:
 
 
 def _footnotes(tree: LexborHTMLParser, page_url: str | None) -> dict[str, Citation]:
-    """``id -> citation`` for elements with an id that hold an external link (footnote lists)."""
+    """``id -> citation`` for elements with an id that hold an external link (footnote lists).
+
+    Each element gets the first link inside it. Links are walked in document
+    order up through their ancestors, stopping at an ancestor already given a
+    link (its own ancestors were given one by the same earlier walk), so deep
+    nesting costs one visit per element, not one search per element.
+    """
     result: dict[str, Citation] = {}
-    for element in tree.css("[id]"):
-        link = element.css_first('a[href^="http"]') if element.tag != "a" else element
-        if link is None:
-            continue
+    visited: set[int] = set()
+    for link in tree.css('a[href^="http"]'):
         href = link.attributes.get("href") or ""
         title = re.sub(r"\s+", " ", link.text(separator=" ") or "").strip() or None
-        result[element.attributes.get("id") or ""] = Citation(
-            url=urljoin(page_url, href) if page_url else href, title=title
-        )
+        citation = Citation(url=urljoin(page_url, href) if page_url else href, title=title)
+        element: LexborNode | None = link
+        while element is not None and element.mem_id not in visited:
+            visited.add(element.mem_id)
+            identifier = element.attributes.get("id") if element.tag and not element.tag.startswith("-") else None
+            if identifier is not None:
+                result.setdefault(identifier, citation)
+            element = element.parent
     return result
 
 
@@ -191,10 +211,16 @@ def _text_markers(text: str) -> list[Mark]:
 
 
 def _remove_text_markers(text: str, marks: list[Mark]) -> tuple[str, list[Mark]]:
-    """The text without marker text, and every mark moved to its place in that text."""
+    """The text without marker text, and every mark moved to its place in that text (one sorted pass)."""
     spans = [(m.start(), m.end()) for m in _MARKERS.finditer(text)]
     moved = []
-    for mark in marks:
-        shift = sum(min(end, mark.position) - start for start, end in spans if start < mark.position)
+    removed, next_span = 0, 0  # characters removed by the spans wholly before the current mark
+    for mark in sorted(marks, key=lambda m: m.position):
+        while next_span < len(spans) and spans[next_span][1] <= mark.position:
+            removed += spans[next_span][1] - spans[next_span][0]
+            next_span += 1
+        shift = removed
+        if next_span < len(spans) and spans[next_span][0] < mark.position:
+            shift += mark.position - spans[next_span][0]  # a mark inside a marker moves to its start
         moved.append(Mark(mark.position - shift, mark.citation, mark.marker))
     return _MARKERS.sub("", text), moved

@@ -30,7 +30,7 @@ _ARXIV = re.compile(
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
 _YEAR_PAREN = re.compile(r"\((\d{4})[a-z]?(?:,[^)]*)?\)")
 _YEAR = re.compile(r"(?<![\d./])((?:19|20)\d{2})[a-z]?(?![\d/])")
-_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*)?(references|bibliography|works cited|literature cited|sources)\b[*:\s]*$",
+_HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*|\*\*)?(references|bibliography|works cited|literature cited|sources)\b[*: \t]*$",
                       re.IGNORECASE | re.MULTILINE)
 _ITEM = re.compile(r"^\s*(?:\[\d+\]|\d+[.)]|[-*+•])\s+")
 
@@ -57,7 +57,7 @@ class Reference:
 
 def detect_format(text: str) -> str:
     """``bibtex`` | ``latex`` | ``list``."""
-    if re.search(r"^\s*@\w+\s*\{", text, re.MULTILINE):
+    if re.search(r"^[ \t]*@\w+\s*\{", text, re.MULTILINE):
         return "bibtex"
     if "\\bibitem" in text:
         return "latex"

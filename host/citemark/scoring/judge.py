@@ -35,6 +35,7 @@ class Judgement:
     decision: Decision
     evidence: Evidence | None = None
     scores: Scores | None = None
+    quotes: tuple[Evidence, ...] = ()  # for "conflicting": the passage that says the opposite
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,17 +96,47 @@ async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: Ba
         number_mismatch=evidence.guards.number_mismatch,
         entity_mismatch=evidence.guards.entity_mismatch,
     )
+    conflict = _conflicting(decision, evidence)
+    if conflict is not None:
+        return Judgement(Decision(
+            Label.PARTIAL, "conflicting",
+            "The source says both: one passage supports the claim and another contradicts it.",
+        ), quote(shown, document), scores, (quote(conflict, document),))
     return Judgement(decision, quote(shown, document), scores)
+
+
+#: How sure the model must be that another passage contradicts a supported claim to call the source conflicting.
+CONFLICT_CONTRADICTION = 0.8
+CONFLICT_COVERAGE = 0.6
+
+
+def _conflicting(decision: Decision, evidence: ClaimEvidence) -> Hit | None:
+    """The contradicting passage of a source that also supports the claim elsewhere (RefSentry's warning)."""
+    hit, scores = evidence.contradiction_hit, evidence.contradiction
+    if decision.label is not Label.SUPPORTED or hit is None or scores is None:
+        return None
+    best = evidence.best.window
+    if hit.window.start < best.end and best.start < hit.window.end:
+        return None  # the same passage, read two ways: not two passages that disagree
+    if scores.contradiction < CONFLICT_CONTRADICTION or hit.coverage.terms < CONFLICT_COVERAGE:
+        return None
+    return hit
 
 
 def quote(hit: Hit, document: Document) -> Evidence:
     """The window as the card shows it, with a link that opens the source at it."""
+    return quote_at(hit.window.start, hit.window.end, document, hit.text)
+
+
+def quote_at(start: int, end: int, document: Document, text: str | None = None) -> Evidence:
+    """``document.text[start:end]`` as evidence, with a link that opens the source at it."""
+    text = document.text[start:end] if text is None else text
     link = None
     url = document.final_url or document.url
-    page = document.page_of(hit.window.start)
+    page = document.page_of(start)
     if url and url.startswith(("http://", "https://")):
-        link = f"{url.split('#')[0]}#page={page}" if page else text_fragment_link(url, hit.text)
-    return Evidence(quote=hit.text, start=hit.window.start, end=hit.window.end, link=link, page=page)
+        link = f"{url.split('#')[0]}#page={page}" if page else text_fragment_link(url, text)
+    return Evidence(quote=text, start=start, end=end, link=link, page=page)
 
 
 def _nothing_found(claim: str, document: Document) -> Measurement:

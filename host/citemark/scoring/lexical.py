@@ -23,19 +23,40 @@ _STOP_WORDS = frozenset(
 )
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*", re.UNICODE)
+#: Han, kana and Hangul: scripts written without spaces, where a "word" is cut into character bigrams.
+_CJK_RUN = re.compile(r"([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+)")
 
 
 def terms(text: str) -> list[str]:
     """Lower-cased word tokens, accents folded; numbers keep inner '.' and ','."""
     folded = unicodedata.normalize("NFKD", text)
     folded = "".join(ch for ch in folded if not unicodedata.combining(ch)).lower()
-    tokens = []
+    tokens: list[str] = []
     for token in _TOKEN.findall(folded):
-        if token[0].isdigit():
+        if _CJK_RUN.search(token):
+            tokens.extend(_cjk_terms(token))
+        elif token[0].isdigit():
             tokens.append(token.replace(",", ""))
         else:
             tokens.extend(part for part in re.split(r"[.,'’]", token) if part)
     return tokens
+
+
+def _cjk_terms(token: str) -> list[str]:
+    """A token mixing CJK and other characters: CJK runs as overlapping bigrams, the rest as words.
+
+    Bigrams are the standard index unit for Chinese and Japanese without a
+    dictionary: "東京タワー" and "タワーは東京" share "東京" and "タワ".
+    """
+    found: list[str] = []
+    for part in _CJK_RUN.split(token):
+        if not part:
+            continue
+        if _CJK_RUN.fullmatch(part):
+            found.extend([part] if len(part) == 1 else [part[i : i + 2] for i in range(len(part) - 1)])
+        else:
+            found.extend(piece.replace(",", "") for piece in re.split(r"[.'’]", part) if piece)
+    return found
 
 
 def stem(word: str) -> str:

@@ -63,7 +63,8 @@ _TEMPERATURE = {"°c": "c", "c": "c", "celsius": "c", "degrees celsius": "c", "�
                 "fahrenheit": "f", "degrees fahrenheit": "f"}
 
 _NUMBER = re.compile(
-    r"(?P<currency>[$£€¥]\s?)?(?<![\w.])(?P<raw>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
+    # Not inside a word ("A380"), but right after CJK text, which has no spaces ("高さは333メートル").
+    r"(?P<currency>[$£€¥]\s?)?(?<![.])(?<!(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff])\w)(?P<raw>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn|k)\b|(?P<money_m>m)\b(?<=[\d\s]m))?"
     r"(?P<unit>\s*(?:%|percent\b|per cent\b|°\s?[CF]\b|degrees\s+(?:celsius|fahrenheit)\b|"
     r"square\s+(?:kilomet(?:re|er)s|miles)\b|sq\.?\s*(?:km|mi)\b|km/h|m/s|"

@@ -20,8 +20,12 @@ _ABBREVIATIONS = frozenset(
     ["mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt", "ft", "vs", "v", "c", "etc", "al", "fig", "figs", "eq", "eqs", "no", "nos", "vol", "vols", "pp", "p", "ed", "eds", "approx", "dept", "univ", "inc", "ltd", "co", "corp", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "gen", "col", "lt", "sgt", "rev", "hon", "gov", "sen", "rep", "est", "ca", "cf", "ibid", "op"]
 )
 
-# A candidate boundary: terminal punctuation, optional closing quotes/brackets, then space.
-_BOUNDARY = re.compile(r"""[.!?…]+["'”’)\]]*\s+""")
+#: Abbreviations that only stand before a number ("No. 5", "p. 12", "Fig. 3"): "Short answer: no. Rust …" ends a sentence.
+_BEFORE_NUMBER = frozenset(["no", "nos", "p", "pp", "fig", "figs", "eq", "eqs", "vol", "vols", "art", "sec", "ch"])
+
+# A candidate boundary: terminal punctuation, optional closing quotes/brackets, then space;
+# or CJK terminal punctuation (。！？), which needs no space after it.
+_BOUNDARY = re.compile(r"""[.!?…]+["'”’)\]]*\s+|(?P<cjk>[。！？]+[」』”’）)\]]*\s*)""")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.]*)\.$")
 _NEXT_STARTS_SENTENCE = re.compile(r"""["'“‘(\[]*[A-Z0-9À-Ý#*-]""")
 
@@ -64,16 +68,19 @@ def _split_line(text: str, start: int, end: int, out: list[Span]) -> None:
     cursor = start
     for boundary in _BOUNDARY.finditer(text, start, end):
         cut = boundary.end()
-        if cut >= end or not _NEXT_STARTS_SENTENCE.match(text, cut):
+        if cut >= end:
             continue
-        if _is_abbreviation(text[cursor : boundary.start() + 1]):
-            continue
+        if boundary.group("cjk") is None:
+            if not _NEXT_STARTS_SENTENCE.match(text, cut):
+                continue
+            if _is_abbreviation(text[cursor : boundary.start() + 1], text[cut : cut + 1]):
+                continue
         _emit(text, cursor, boundary.end(), out)
         cursor = cut
     _emit(text, cursor, end, out)
 
 
-def _is_abbreviation(chunk: str) -> bool:
+def _is_abbreviation(chunk: str, following: str = "") -> bool:
     if not chunk.endswith("."):
         return False
     match = _WORD_BEFORE.search(chunk)
@@ -84,6 +91,8 @@ def _is_abbreviation(chunk: str) -> bool:
         return len(word) <= 6
     if len(word) == 1 and word.isupper():  # an initial: "J. Smith"
         return True
+    if word.lower() in _BEFORE_NUMBER:
+        return following.isdigit()
     return word.lower() in _ABBREVIATIONS
 
 

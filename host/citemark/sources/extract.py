@@ -50,10 +50,11 @@ _PAYWALL_PHRASES = re.compile(
     re.IGNORECASE,
 )
 _RETRACTION = re.compile(
-    r"^\s*(?:retracted(?: article)?\s*[:\-]|retraction(?: notice)?\s*(?:[:\-]|to|of|for)|"
-    r"notice of retraction|withdrawn\s*[:\-])|"
+    # [ \t], not \s, at the line starts: \s would run across a page's blank lines and backtrack quadratically.
+    r"^[ \t]*(?:retracted(?: article)?[ \t]*[:\-]|retraction(?: notice)?[ \t]*(?:[:\-]|to|of|for)|"
+    r"notice of retraction|withdrawn[ \t]*[:\-])|"
     r"this (?:article|paper|study) has been retracted|"
-    r"^\s*(?:editorial )?expression of concern\b",
+    r"^[ \t]*(?:editorial )?expression of concern\b",
     re.IGNORECASE | re.MULTILINE,
 )
 _JS_ONLY = re.compile(r"enable javascript|requires javascript|javascript is (?:disabled|required)", re.IGNORECASE)

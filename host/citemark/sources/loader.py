@@ -13,42 +13,19 @@ import asyncio
 import os
 import stat
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from citemark.errors import ExtractionError, LocalFileRefused, MalformedURL, SourceTooLarge, SourceUnreachable
+from citemark.errors import ExtractionError, MalformedURL, SourceTooLarge, SourceUnreachable
 from citemark.settings import Settings
 from citemark.sources.cache import CachedSource, SourceCache
 from citemark.sources.extract import MIN_TEXT_CHARS, extract
 from citemark.sources.fetch import Fetcher
+from citemark.sources.localfiles import LocalFilePolicy
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Document
 
 __all__ = ["LocalFilePolicy", "SourceLoader"]
-
-
-@dataclass(frozen=True, slots=True)
-class LocalFilePolicy:
-    """Which local paths a request may read. The default reads none."""
-
-    allow_any: bool = False
-    directories: tuple[Path, ...] = ()
-
-    @classmethod
-    def cli(cls) -> LocalFilePolicy:
-        return cls(allow_any=True)
-
-    def check(self, path: str) -> Path:
-        """The real path to read; LocalFileRefused (same message whether or not it exists)."""
-        real = Path(os.path.realpath(os.path.expanduser(path)))
-        if self.allow_any:
-            return real
-        for directory in self.directories:
-            root = Path(os.path.realpath(directory))
-            if real == root or root in real.parents:
-                return real
-        raise LocalFileRefused("local files are not allowed here; cite a public http(s) URL")
 
 
 class PaperSources(Protocol):
@@ -156,7 +133,7 @@ class SourceLoader:
         content_type = {
             ".pdf": "application/pdf", ".html": "text/html", ".htm": "text/html",
             ".txt": "text/plain", ".md": "text/plain",
-        }.get(path.suffix.lower(), "")
+        }.get(path.suffix.lower()) or _sniff(body)
         try:
             return extract(
                 body, url=path.as_uri(), content_type=content_type,
@@ -166,6 +143,14 @@ class SourceLoader:
             raise
         except UnicodeDecodeError as error:
             raise ExtractionError(f"{path.name}: {error}") from None
+
+
+def _sniff(body: bytes) -> str:
+    """The type of a local file without a known suffix ("README"): PDF, HTML, or plain text."""
+    head = body[:512].lstrip().lower()
+    if head.startswith(b"%pdf"):
+        return "application/pdf"
+    return "text/html" if head.startswith((b"<!doctype html", b"<html")) else "text/plain"
 
 
 def _with_request_url(document: Document, url: str, final_url: str) -> Document:

@@ -1,0 +1,127 @@
+"""What the three doors — the CLI, the MCP server and the native host — share, so each stays an adapter.
+
+- ``EngineSlot``: one engine per process, built on first use off the event
+  loop (loading a model takes seconds) and closed once; it is told who its
+  requests come from (``cli``, ``page`` or ``agent``), which decides the stored
+  credentials it may send (``credentials.lookup_for``);
+- ``collect``: stream an answer's verdicts into a ``Report``, calling back
+  after each one (progress bars, MCP progress, native ``verdict`` messages);
+- ``one_claim``: a claim and one source string as a one-claim answer; what the
+  source *is* is decided by ``sources.classify`` alone;
+- ``check_answer_size``: the size limit every door applies before parsing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from citemark.errors import AnswerTooLargeError, InputError
+from citemark.settings import Settings
+from citemark.sources.classify import citation_for
+from citemark.sources.localfiles import LocalFilePolicy
+from citemark.types import Claim, Label, ParsedAnswer, Report, Verdict
+
+if TYPE_CHECKING:
+    from citemark.engine import Engine
+
+__all__ = ["EngineSlot", "check_answer_size", "collect", "one_claim", "verification_passed"]
+
+OnVerdict = Callable[[Verdict], Awaitable[None] | None]
+
+
+class EngineSlot:
+    """The process's one engine, created on first ``get`` and shared by every request."""
+
+    def __init__(self, settings: Settings, *, requester: str, **engine_options: Any) -> None:
+        from citemark.credentials import lookup_for
+
+        self.settings = settings
+        self._options = {"credentials": lookup_for(requester), **engine_options}
+        self._engine: Engine | None = None
+        self._lock = asyncio.Lock()
+
+    async def get(self) -> Engine:
+        async with self._lock:
+            if self._engine is None:
+                from citemark.engine import Engine
+
+                self._engine = await asyncio.to_thread(Engine, self.settings, **self._options)
+            return self._engine
+
+    @property
+    def started(self) -> Engine | None:
+        return self._engine
+
+    async def aclose(self) -> None:
+        if self._engine is not None:
+            await self._engine.aclose()
+            self._engine = None
+
+
+async def collect(
+    engine: Engine,
+    parsed: ParsedAnswer,
+    *,
+    local_files: LocalFilePolicy = LocalFilePolicy(),
+    on_verdict: OnVerdict | None = None,
+    coverage: bool = False,
+) -> Report:
+    """Every verdict of ``parsed`` in one Report (with citation coverage when asked)."""
+    report = Report(unresolved=list(parsed.unresolved), model=engine.model_name,
+                    coverage=parsed.coverage() if coverage else None)
+    async for verdict in engine.verify(parsed, local_files=local_files):
+        report.verdicts.append(verdict)
+        if on_verdict is not None:
+            pending = on_verdict(verdict)
+            if pending is not None:
+                await pending
+    return report
+
+
+def one_claim(
+    claim: str, source: str, *, base: Path | None = None, index: int = 0, marker: str = "1", inline_text: bool = True,
+) -> Claim:
+    """``claim`` citing ``source`` (URL, DOI, arXiv id, path, or — where ``inline_text`` — the text itself)."""
+    from citemark.answer.claims import clean_claim
+
+    if not isinstance(claim, str) or not claim.strip():
+        raise InputError("a claim must be a non-empty string")
+    if not isinstance(source, str) or not source.strip():
+        raise InputError("a source must be a non-empty string")
+    return Claim(text=clean_claim(claim), citations=(citation_for(source, marker=marker, base=base, inline_text=inline_text),),
+                 index=index)
+
+
+def check_answer_size(content: str, settings: Settings, what: str = "answer") -> None:
+    """AnswerTooLargeError for content over ``settings.max_answer_chars``."""
+    if len(content) > settings.max_answer_chars:
+        raise AnswerTooLargeError(f"{what} of {len(content):,} characters is over the {settings.max_answer_chars:,} limit")
+
+
+_NOT_READ = frozenset({Label.UNREACHABLE, Label.PAYWALLED, Label.UNVERIFIABLE})
+
+
+def verification_passed(report: Report, *, threshold: float, strict: bool = False) -> tuple[bool, str]:
+    """The gate behind ``verify``'s exit code, and why it failed.
+
+    Passing needs at least one citation judged against a readable source, none
+    contradicted or retracted, and a pass rate (supported / all citations) of
+    at least ``threshold``; ``strict`` also needs every citation supported and
+    every marker resolved.
+    """
+    summary = report.summary()
+    counts = summary["counts"]
+    if not summary["total"]:
+        return False, "no citations found"
+    if all(verdict.label in _NOT_READ for verdict in report.verdicts):
+        return False, "no cited source could be read"
+    if counts[Label.CONTRADICTED.value] or counts[Label.RETRACTED.value]:
+        return False, "a citation is contradicted or retracted"
+    if summary["pass_rate"] < threshold:
+        return False, f"pass rate {summary['pass_rate']:.2f} is below the threshold {threshold:.2f}"
+    if strict and (summary["supported"] != summary["total"] or report.unresolved):
+        return False, "--strict: not every citation is supported and resolved"
+    return True, "passed"

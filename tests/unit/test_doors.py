@@ -1,0 +1,62 @@
+"""The gate behind ``citemark verify``'s exit code, row by row, and the shared one-claim builder."""
+
+from __future__ import annotations
+
+import pytest
+
+from citemark.doors import check_answer_size, one_claim, verification_passed
+from citemark.errors import AnswerTooLargeError, InputError
+from citemark.settings import Settings
+from citemark.types import Citation, Label, Report, Unresolved, Verdict
+
+S, P, C, R, U, X = (Label.SUPPORTED, Label.PARTIAL, Label.CONTRADICTED, Label.RETRACTED, Label.UNREACHABLE,
+                    Label.UNSUPPORTED)
+
+
+def report(*labels: Label, unresolved: int = 0) -> Report:
+    verdicts = [Verdict(claim=f"c{i}", citation=Citation(url="https://a.example"), label=label, reason="r",
+                        explanation="e") for i, label in enumerate(labels)]
+    return Report(verdicts=verdicts, unresolved=[Unresolved("9", "x")] * unresolved)
+
+
+@pytest.mark.parametrize(
+    ("labels", "threshold", "strict", "unresolved", "passed", "why"),
+    [
+        ((), 0.8, False, 0, False, "no citations found"),
+        ((U, U), 0.0, False, 0, False, "no cited source could be read"),
+        ((S, S, C), 0.0, False, 0, False, "contradicted or retracted"),
+        ((S, R), 0.0, False, 0, False, "contradicted or retracted"),
+        ((S, S, S, P), 0.8, False, 0, False, "pass rate 0.75 is below"),
+        ((S, S, S, S, U), 0.8, False, 0, True, "passed"),
+        ((S, X), 0.5, False, 0, True, "passed"),
+        ((S, X), 0.5, True, 0, False, "--strict"),
+        ((S,), 0.8, True, 1, False, "--strict"),
+        ((S,), 0.8, True, 0, True, "passed"),
+    ],
+)
+def test_the_verification_gate(labels, threshold, strict, unresolved, passed, why):
+    ok, reason = verification_passed(report(*labels, unresolved=unresolved), threshold=threshold, strict=strict)
+    assert ok is passed and why in reason
+
+
+def test_the_summary_carries_total_supported_and_pass_rate():
+    summary = report(S, S, P, U).summary()
+    assert (summary["total"], summary["supported"], summary["pass_rate"]) == (4, 2, 0.5)
+    assert report().summary()["pass_rate"] == 0.0
+
+
+def test_one_claim_classifies_its_source_and_rejects_empty_input(tmp_path):
+    assert one_claim("The sky is blue [1].", "2607.22693").citations[0].url == "https://arxiv.org/pdf/2607.22693"
+    assert one_claim("X is y.", "./s.txt", base=tmp_path).citations[0].path == str(tmp_path / "s.txt")
+    assert one_claim("X is y.", "X is y, says the atlas.").citations[0].text == "X is y, says the atlas."
+    with pytest.raises(InputError):
+        one_claim(" ", "https://a.example")
+    with pytest.raises(InputError):
+        one_claim("X is y.", "")
+
+
+def test_answer_size_is_checked_against_the_settings():
+    settings = Settings(max_answer_chars=10)
+    check_answer_size("short", settings)
+    with pytest.raises(AnswerTooLargeError, match="over the 10 limit"):
+        check_answer_size("x" * 11, settings)
