@@ -147,7 +147,7 @@ class Doctor:
             extra = "".join(f" --extension-id {i}" for i in self.extension_ids if i != EXTENSION_ID)
             fixes.append(fix + (extra if browser != "firefox" else ""))
         if problems:
-            if fix not in fixes:
+            if not any(f.startswith(fix) for f in fixes):
                 fixes.append(fix)
             return
         assert origin is not None
