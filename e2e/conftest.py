@@ -70,7 +70,8 @@ def sources() -> Iterator[LoopbackServer]:
         yield server
 
 
-def launch(name: str, profile: Path, sources: LoopbackServer, playwright_instance: object, *, with_host: bool = True) -> Browser:
+def launch(name: str, profile: Path, sources: LoopbackServer, playwright_instance: object, *, with_host: bool = True,
+           allowed: list[str] | None = None) -> Browser:
     root = sources.url("").rstrip("/")
     if name == "firefox":
         reason = firefox_available()
@@ -78,8 +79,8 @@ def launch(name: str, profile: Path, sources: LoopbackServer, playwright_instanc
             if os.environ.get("CI"):
                 pytest.fail(f"Firefox suite cannot run in CI: {reason}")
             pytest.skip(f"Firefox suite not run: {reason}")
-        return Firefox(profile, root, with_host=with_host)
-    return Chromium(playwright_instance, profile, root, with_host=with_host)
+        return Firefox(profile, root, with_host=with_host, allowed=allowed)
+    return Chromium(playwright_instance, profile, root, with_host=with_host, allowed=allowed)
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,15 @@ def browser(browser_name: str, playwright_instance: object, sources: LoopbackSer
 @pytest.fixture
 def hostless(browser_name: str, playwright_instance: object, sources: LoopbackServer, tmp_path: Path) -> Iterator[Browser]:
     running = launch(browser_name, tmp_path / "profile", sources, playwright_instance, with_host=False)
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def wrong_id(browser_name: str, playwright_instance: object, sources: LoopbackServer, tmp_path: Path) -> Iterator[Browser]:
+    """The host registered for another extension (someone else's build, or a stale manifest)."""
+    other = ["someone@else.example"] if browser_name == "firefox" else ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]
+    running = launch(browser_name, tmp_path / "profile", sources, playwright_instance, allowed=other)
     yield running
     running.close()
 
