@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -110,6 +111,31 @@ def wrong_id(browser_name: str, playwright_instance: object, sources: LoopbackSe
     """The host registered for another extension (someone else's build, or a stale manifest)."""
     other = ["someone@else.example"] if browser_name == "firefox" else ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]
     running = launch(browser_name, tmp_path / "profile", sources, playwright_instance, allowed=other)
+    yield running
+    running.close()
+
+
+#: A stand-in host of another release: answers every message with a hello naming version 0.0.1.
+OLD_HOST = """import json, struct, sys
+while True:
+    header = sys.stdin.buffer.read(4)
+    if len(header) < 4:
+        break
+    message = json.loads(sys.stdin.buffer.read(struct.unpack("=I", header)[0]))
+    reply = json.dumps({"v": 1, "id": message.get("id"), "type": "hello", "name": "org.citemark.host",
+                        "version": "0.0.1", "model": None}).encode()
+    sys.stdout.buffer.write(struct.pack("=I", len(reply)) + reply)
+    sys.stdout.buffer.flush()
+"""
+
+
+@pytest.fixture
+def other_version(browser_name: str, playwright_instance: object, sources: LoopbackServer, tmp_path: Path) -> Iterator[Browser]:
+    """The host registered as usual, but the executable it names is another release of citemark."""
+    running = launch(browser_name, tmp_path / "profile", sources, playwright_instance)
+    launcher = running.installer.executable
+    assert launcher is not None
+    launcher.write_text(f"#!{sys.executable}\n{OLD_HOST}")  # the browser starts the host on first use, so after launch
     yield running
     running.close()
 

@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from citemark import __version__
 from citemark.install import EXTENSION_ID
 from e2e.conftest import ARTIFACTS
 from e2e.harness import BADGES, Browser, verdicts
@@ -185,6 +186,15 @@ def test_a_host_registered_for_another_extension_id_says_how_to_allow_this_one(w
         assert "citemark doctor" in text
     assert page.count(".citemark-badge[data-citemark-pending]") == 0
     page.close()
+
+
+def test_a_host_of_another_release_is_named_with_both_versions(other_version: Browser):
+    popup = other_version.extension_page("popup.html")
+    popup.wait_for_selector("#host-state[data-state='version']", timeout=30)
+    assert popup.text("#host-state") == f"The local helper is citemark 0.0.1, this extension is {__version__}."
+    assert popup.text("#host-command").split("\n") == ["./installer/install.sh", "citemark doctor"]
+    assert "same release" in popup.text("#host-detail")
+    popup.close()
 
 
 def test_navigating_away_cancels_the_tab_requests(browser: Browser):

@@ -325,16 +325,18 @@ def _door_arguments(name: str, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
     elif name in ("install", "uninstall", "doctor"):
         parser.set_defaults(install_command=name)
-        parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
-        parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
+        if name != "doctor":  # doctor reads the user and the system folders alike, as browsers do
+            parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
+            parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
         parser.add_argument("--browser", action="append",
                             choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
-                            help="repeatable; default: the browsers found for this user")
+                            help="repeatable; default: " + ("every browser" if name == "doctor" else "the browsers found for this user"))
         parser.add_argument("--user-data-dir", type=Path, metavar="DIR",
                             help="a Chromium browser started with --user-data-dir DIR (default browser: chromium)")
-        if name != "uninstall":
-            parser.add_argument("--extension-id", action="append", help="also allow (doctor: check) this Chromium extension id")
+        if name == "install":
+            parser.add_argument("--extension-id", action="append", help="also allow this Chromium extension id")
         if name == "doctor":
+            parser.add_argument("--extension-id", action="append", help="check that this Chromium extension id is allowed")
             parser.add_argument("--json", action="store_true", help="machine-readable output")
     elif name == "auth":
         actions = parser.add_subparsers(dest="auth_command", metavar="ACTION", required=True)

@@ -14,6 +14,7 @@ from citemark import __version__
 from citemark.browsers import Layout
 from citemark.doctor import Doctor
 from citemark.install import EXTENSION_ID, GECKO_ID, Installer
+from tests.support.registry import MemoryRegistry
 
 OTHER_ID = "abcdefghijklmnopabcdefghijklmnop"
 
@@ -232,3 +233,19 @@ def test_cli_install_doctor_json_and_uninstall_with_the_same_flags(home):
     removed = cli("uninstall", "--user-data-dir", str(profile), cwd=home)
     assert removed.returncode == 0 and "org.citemark.host.json" in removed.stdout
     assert not (profile / "NativeMessagingHosts" / "org.citemark.host.json").exists()
+
+
+def test_windows_reads_the_manifest_the_registry_key_names(home, host):
+    registry = MemoryRegistry()
+    env = {"LOCALAPPDATA": str(home / "AppData" / "Local")}
+    (home / "AppData/Local/Google/Chrome/User Data").mkdir(parents=True)
+    installer = Installer(platform="win32", home=home, executable=host, env=env, registry=registry, record_dir=home / "rec")
+    doctor = Doctor(installer.layout, registry, timeout=60)
+    installer.install(installer.targets(["chrome"]))
+    [finding] = doctor.check(["chrome"])
+    assert finding.status == "ok", finding.problems
+    assert finding.manifest == str(home / "AppData/Local/citemark/native-messaging/chrome/org.citemark.host.json")
+    registry.keys.clear()
+    [finding] = doctor.check(["chrome"])
+    assert finding.status == "fail"
+    assert finding.problems == [r"no manifest: the browser looks for HKCU\Software\Google\Chrome\NativeMessagingHosts\org.citemark.host"]

@@ -13,24 +13,9 @@ import pytest
 from citemark.browsers import BROWSERS, Layout
 from citemark.errors import RegistrationError
 from citemark.install import EXTENSION_ID, GECKO_ID, Installer
+from tests.support.registry import MemoryRegistry
 
 OTHER_ID = "abcdefghijklmnopabcdefghijklmnop"
-
-
-class MemoryRegistry:
-    """The Registry interface over a dict, standing in for winreg on non-Windows machines."""
-
-    def __init__(self) -> None:
-        self.keys: dict[tuple[str, str], str] = {}
-
-    def set_default(self, root, key, value):
-        self.keys[(root, key)] = value
-
-    def get_default(self, root, key):
-        return self.keys.get((root, key))
-
-    def delete(self, root, key):
-        self.keys.pop((root, key), None)
 
 
 def files_under(root: Path) -> list[str]:
