@@ -100,7 +100,8 @@ class Doctor:
         place, path = read
         finding.manifest = str(path)
         if place.variant == "system":
-            fix = f"sudo citemark install --system --browser {route.browser}"
+            fix = f"citemark install --system --browser {route.browser}"
+            fix = f"{fix} (in an administrator shell)" if self.layout.platform == "win32" else f"sudo {fix}"
         if path in proven:  # several builds read one file (a Flatpak Firefox through the portal)
             done = proven[path]
             finding.status, finding.problems, finding.fixes, finding.host = done.status, done.problems, done.fixes, done.host

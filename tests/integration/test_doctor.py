@@ -83,6 +83,9 @@ def test_the_system_folder_is_read_when_the_user_folder_has_none(home, host, tmp
     doctor = Doctor(Layout("linux", home, {}, root), timeout=60)
     [finding] = doctor.check(["chromium"], user_data_dir=home / "profile")
     assert finding.status == "ok" and finding.manifest.startswith(str(root / "etc" / "chromium"))
+    edit(Path(finding.manifest), allowed_origins=[])
+    [finding] = doctor.check(["chromium"], user_data_dir=home / "profile")
+    assert finding.status == "fail" and finding.fixes == ["sudo citemark install --system --browser chromium"]
 
 
 def test_flatpak_and_snap_builds_are_checked_where_they_read(home, host):
