@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -70,7 +71,8 @@ def sources() -> Iterator[LoopbackServer]:
         yield server
 
 
-def launch(name: str, profile: Path, sources: LoopbackServer, playwright_instance: object, *, with_host: bool = True) -> Browser:
+def launch(name: str, profile: Path, sources: LoopbackServer, playwright_instance: object, *, with_host: bool = True,
+           allowed: list[str] | None = None) -> Browser:
     root = sources.url("").rstrip("/")
     if name == "firefox":
         reason = firefox_available()
@@ -78,8 +80,8 @@ def launch(name: str, profile: Path, sources: LoopbackServer, playwright_instanc
             if os.environ.get("CI"):
                 pytest.fail(f"Firefox suite cannot run in CI: {reason}")
             pytest.skip(f"Firefox suite not run: {reason}")
-        return Firefox(profile, root, with_host=with_host)
-    return Chromium(playwright_instance, profile, root, with_host=with_host)
+        return Firefox(profile, root, with_host=with_host, allowed=allowed)
+    return Chromium(playwright_instance, profile, root, with_host=with_host, allowed=allowed)
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +102,40 @@ def browser(browser_name: str, playwright_instance: object, sources: LoopbackSer
 @pytest.fixture
 def hostless(browser_name: str, playwright_instance: object, sources: LoopbackServer, tmp_path: Path) -> Iterator[Browser]:
     running = launch(browser_name, tmp_path / "profile", sources, playwright_instance, with_host=False)
+    yield running
+    running.close()
+
+
+@pytest.fixture
+def wrong_id(browser_name: str, playwright_instance: object, sources: LoopbackServer, tmp_path: Path) -> Iterator[Browser]:
+    """The host registered for another extension (someone else's build, or a stale manifest)."""
+    other = ["someone@else.example"] if browser_name == "firefox" else ["chrome-extension://abcdefghijklmnopabcdefghijklmnop/"]
+    running = launch(browser_name, tmp_path / "profile", sources, playwright_instance, allowed=other)
+    yield running
+    running.close()
+
+
+#: A stand-in host of another release: answers every message with a hello naming version 0.0.1.
+OLD_HOST = """import json, struct, sys
+while True:
+    header = sys.stdin.buffer.read(4)
+    if len(header) < 4:
+        break
+    message = json.loads(sys.stdin.buffer.read(struct.unpack("=I", header)[0]))
+    reply = json.dumps({"v": 1, "id": message.get("id"), "type": "hello", "name": "org.citemark.host",
+                        "version": "0.0.1", "model": None}).encode()
+    sys.stdout.buffer.write(struct.pack("=I", len(reply)) + reply)
+    sys.stdout.buffer.flush()
+"""
+
+
+@pytest.fixture
+def other_version(browser_name: str, playwright_instance: object, sources: LoopbackServer, tmp_path: Path) -> Iterator[Browser]:
+    """The host registered as usual, but the executable it names is another release of citemark."""
+    running = launch(browser_name, tmp_path / "profile", sources, playwright_instance)
+    launcher = running.installer.executable
+    assert launcher is not None
+    launcher.write_text(f"#!{sys.executable}\n{OLD_HOST}")  # the browser starts the host on first use, so after launch
     yield running
     running.close()
 

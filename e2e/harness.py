@@ -2,8 +2,8 @@
 
 Recipe: ../shared/design/BROWSER.md. Each browser gets its own profile and home,
 the real extension, and the real ``citemark host`` registered where that browser
-looks for native hosts (Chromium: the profile's NativeMessagingHosts folder;
-Firefox: ``$HOME/.mozilla/native-messaging-hosts``). Chat-site URLs are answered
+looks for native hosts (Chromium: the profile's NativeMessagingHosts folder, as
+``citemark install --user-data-dir`` writes it; Firefox: ``$HOME/.mozilla/native-messaging-hosts``). Chat-site URLs are answered
 with the fixture pages of ``fixtures/`` (``FIXTURE_PAGES``) and every other
 request is aborted, so nothing but the host reaches the network, and the host
 only reaches the source server on 127.0.0.1.
@@ -134,13 +134,26 @@ class Browser:
     name = ""
     extension_origin = ""
 
-    def __init__(self, profile: Path, sources_root: str, *, with_host: bool = True) -> None:
+    def __init__(self, profile: Path, sources_root: str, *, with_host: bool = True, allowed: list[str] | None = None) -> None:
         self.profile = profile
         self.home = profile / "home"
         self.home.mkdir(parents=True, exist_ok=True)
         self.pages = fixture_pages(sources_root)
-        self.installer = Installer(platform="linux", home=self.home, executable=host_launcher(profile), record_dir=profile / "record")
+        self.installer = Installer(platform="linux", home=self.home, executable=host_launcher(profile), env={},
+                                   record_dir=profile / "record")
         self.with_host = with_host
+        self.allowed = allowed
+
+    def register_host(self, browser: str, user_data_dir: Path | None = None) -> None:
+        """``citemark install`` for this browser's profile; ``allowed`` replaces the extension ids the manifest allows."""
+        if not self.with_host:
+            return
+        place = self.installer.targets([browser], user_data_dir)[0]
+        self.installer.install([place])
+        if self.allowed is not None:
+            manifest = json.loads(place.manifest.read_text())
+            manifest["allowed_extensions" if browser == "firefox" else "allowed_origins"] = self.allowed
+            place.manifest.write_text(json.dumps(manifest))
 
     def page(self, url: str) -> Page:
         raise NotImplementedError
@@ -207,12 +220,10 @@ class Chromium(Browser):
     name = "chromium"
     extension_origin = f"chrome-extension://{EXTENSION_ID}/"
 
-    def __init__(self, playwright: Any, profile: Path, sources_root: str, *, with_host: bool = True) -> None:
-        super().__init__(profile, sources_root, with_host=with_host)
-        if with_host:
-            target = profile / "user-data" / "NativeMessagingHosts" / "org.citemark.host.json"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(self.installer.manifest("chromium", [EXTENSION_ID])))
+    def __init__(self, playwright: Any, profile: Path, sources_root: str, *, with_host: bool = True,
+                 allowed: list[str] | None = None) -> None:
+        super().__init__(profile, sources_root, with_host=with_host, allowed=allowed)
+        self.register_host("chromium", profile / "user-data")  # as `citemark install --user-data-dir` does
         self.context = playwright.chromium.launch_persistent_context(
             str(profile / "user-data"),
             executable_path=CHROMIUM,
@@ -338,12 +349,9 @@ class Firefox(Browser):
     name = "firefox"
     extension_origin = f"moz-extension://{FIREFOX_UUID}/"
 
-    def __init__(self, profile: Path, sources_root: str, *, with_host: bool = True) -> None:
-        super().__init__(profile, sources_root, with_host=with_host)
-        if with_host:
-            target = self.home / ".mozilla" / "native-messaging-hosts" / "org.citemark.host.json"
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(json.dumps(self.installer.manifest("firefox", [])))
+    def __init__(self, profile: Path, sources_root: str, *, with_host: bool = True, allowed: list[str] | None = None) -> None:
+        super().__init__(profile, sources_root, with_host=with_host, allowed=allowed)
+        self.register_host("firefox")  # ~/.mozilla/native-messaging-hosts, as `citemark install --browser firefox` does
         self.bridge = Bridge(profile / "bridge.log")
         (profile / "firefox").mkdir(exist_ok=True)
         self.version = self.bridge("launch", firefox=FIREFOX, profile=str(profile / "firefox"), env=browser_env(profile, self.home),

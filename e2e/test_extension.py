@@ -9,6 +9,8 @@ import time
 
 import pytest
 
+from citemark import __version__
+from citemark.install import EXTENSION_ID
 from e2e.conftest import ARTIFACTS
 from e2e.harness import BADGES, Browser, verdicts
 
@@ -141,7 +143,10 @@ def test_missing_host_says_so_once_with_the_install_command(hostless: Browser):
     page = hostless.page("https://chatgpt.com/c/nohost")
     notice = "[data-citemark-notice='host-missing']"
     page.wait_for_selector(notice, timeout=30)
-    assert "pip install citemark && citemark install" in page.text(notice)
+    text = page.text(notice)
+    assert "not installed for this browser" in text
+    assert "Fix: ./installer/install.sh, then citemark doctor" in text and "README → Install" in text
+    assert "pip install" not in text  # citemark is not on the package index
     page.sleep(1.5)
     assert page.count("[data-citemark-notice]") == 1
     assert page.count(".citemark-badge[data-citemark-pending]") == 0
@@ -155,7 +160,41 @@ def test_missing_host_says_so_once_with_the_install_command(hostless: Browser):
     page.screenshot(ARTIFACTS / f"host-missing-{hostless.name}.png")
     popup = hostless.extension_page("popup.html")
     popup.wait_for_selector("#host-state[data-state='missing']", timeout=30)
-    assert "citemark install" in popup.text("#host-command")
+    assert popup.text("#host-state") == "The local helper is not installed for this browser."
+    assert popup.text("#host-command").split("\n") == ["./installer/install.sh", "citemark doctor"]
+    assert "--user-data-dir DIR" in popup.text("#host-detail") and "README → Install" in popup.text("#host-detail")
+    assert popup.text("#host-reason").startswith("The browser said: ")
+
+
+def test_a_host_registered_for_another_extension_id_says_how_to_allow_this_one(wrong_id: Browser):
+    popup = wrong_id.extension_page("popup.html")
+    popup.wait_for("() => !['checking', undefined].includes(document.getElementById('host-state').dataset.state)", timeout=30)
+    state, title, commands = popup.attribute("#host-state", "data-state"), popup.text("#host-state"), popup.text("#host-command")
+    popup.close()
+    page = wrong_id.page("https://chatgpt.com/c/wrongid")
+    notice = "[data-citemark-notice='host-missing']"
+    page.wait_for_selector(notice, timeout=30)
+    text = page.text(notice)
+    if wrong_id.name == "chromium":  # "Access to the specified native messaging host is forbidden."
+        assert state == "forbidden"
+        assert title == f"The local helper is installed, but it does not allow this extension (id {EXTENSION_ID})."
+        assert commands.split("\n") == [f"citemark install --extension-id {EXTENSION_ID}", "citemark doctor"]
+        assert page.attribute(notice, "data-citemark-host-state") == "forbidden"
+        assert "does not allow this extension" in text and f"citemark install --extension-id {EXTENSION_ID}" in text
+    else:  # Firefox reports an add-on id the manifest does not allow as "No such native application"
+        assert state == "missing" and commands.split("\n") == ["./installer/install.sh", "citemark doctor"]
+        assert "citemark doctor" in text
+    assert page.count(".citemark-badge[data-citemark-pending]") == 0
+    page.close()
+
+
+def test_a_host_of_another_release_is_named_with_both_versions(other_version: Browser):
+    popup = other_version.extension_page("popup.html")
+    popup.wait_for_selector("#host-state[data-state='version']", timeout=30)
+    assert popup.text("#host-state") == f"The local helper is citemark 0.0.1, this extension is {__version__}."
+    assert popup.text("#host-command").split("\n") == ["./installer/install.sh", "citemark doctor"]
+    assert "same release" in popup.text("#host-detail")
+    popup.close()
 
 
 def test_navigating_away_cancels_the_tab_requests(browser: Browser):

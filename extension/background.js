@@ -2,8 +2,8 @@
 //
 // Content scripts connect with runtime.connect; their requests get host-wide ids
 // ("<tab>:<local id>") and replies are routed back. The port is opened on first
-// use and reopened after the host exits. When the host is not installed, every
-// waiting tab is told once, with the install command. Requests of a tab that
+// use and reopened after the host exits. When the host is not installed (or allows another
+// extension id), every waiting tab is told once, with the command that fixes it. Requests of a tab that
 // navigates away or closes are cancelled (a request belongs to the page URL it
 // was sent from, so the new page of a single-page app keeps its own). The
 // toolbar badge warns, per tab, when a chat page's citations cannot be read.
@@ -41,8 +41,44 @@ function connectHost() {
   return nativePort;
 }
 
+/**
+ * Why the host cannot be reached, from the browser's own message: "missing" (no manifest for this
+ * browser or profile), "forbidden" (a manifest that allows another extension id; Chromium only:
+ * Firefox reports that as missing), or "error" (registered, but it could not be started or it exited).
+ */
+function hostState(reason) {
+  if (/forbidden|access to the specified native/i.test(reason)) return "forbidden";
+  if (/not found|no such native application|not registered/i.test(reason)) return "missing";
+  return "error";
+}
+
 function isMissing(reason) {
-  return /not found|forbidden|no such native application|not registered|access to the specified native/i.test(reason);
+  return hostState(reason) !== "error";
+}
+
+/** What the popup and the page hint tell the user: real commands of this project (README → Install). */
+function hostAdvice(state, versions = {}) {
+  const doctor = "citemark doctor";
+  switch (state) {
+    case "missing":
+      return { state, title: "The local helper is not installed for this browser.",
+        commands: ["./installer/install.sh", doctor],
+        detail: "Run the installer in a clone of citemark (Windows: installer\\install.ps1; README → Install), then " +
+          "“citemark doctor”, which starts the helper as each browser does and prints the exact fix. A browser started " +
+          "with --user-data-dir DIR needs “citemark install --user-data-dir DIR”." };
+    case "forbidden":
+      return { state, title: `The local helper is installed, but it does not allow this extension (id ${api.runtime.id}).`,
+        commands: [`citemark install --extension-id ${api.runtime.id}`, doctor],
+        detail: "Its host manifest names another extension id: allow this one, then check with “citemark doctor”." };
+    case "version":
+      return { state, title: `The local helper is citemark ${versions.host}, this extension is ${versions.extension}.`,
+        commands: ["./installer/install.sh", doctor],
+        detail: "Install the helper and the extension from the same release (README → Install), then check with “citemark doctor”." };
+    default:
+      return { state: "error", title: "The local helper is registered but could not be started.",
+        commands: [doctor],
+        detail: "“citemark doctor” starts it the way this browser does and prints the exact fix." };
+  }
 }
 
 function hostGone(reason) {
@@ -54,7 +90,7 @@ function hostGone(reason) {
     else if (route.port && !notified.has(route.port)) {
       notified.add(route.port);
       safePost(route.port, isMissing(reason)
-        ? { type: "host-missing", message: reason }
+        ? { type: "host-missing", message: reason, advice: hostAdvice(hostState(reason)) }
         : { type: "error", id: route.localId, code: "HOST", message: reason });
     }
     routes.delete(id);
@@ -131,7 +167,7 @@ api.runtime.onConnect.addListener((port) => {
     verifyRequests += 1;
     if (!toHost({ type: "verify", id: hostId, answer: message.answer, page_url: message.page_url })) {
       routes.delete(hostId);
-      safePost(port, isMissing(hostError || "") ? { type: "host-missing", message: hostError }
+      safePost(port, isMissing(hostError || "") ? { type: "host-missing", message: hostError, advice: hostAdvice(hostState(hostError)) }
         : { type: "error", id: message.id, code: "HOST", message: hostError });
     }
   });
@@ -181,10 +217,15 @@ api.runtime.onMessage.addListener((message, sender, reply) => {
   }
   if (message?.type === "popup-status") {
     ask({ type: "hello" }).then((answer) => {
-      reply(answer.type === "hello"
-        ? { installed: true, hello: answer }
-        : { installed: false, missing: isMissing(answer.message || ""), reason: answer.message,
-            fix: "pip install citemark && citemark install" });
+      const extension = api.runtime.getManifest().version;
+      if (answer.type === "hello" && answer.version === extension) {
+        reply({ installed: true, state: "ok", hello: answer });
+      } else if (answer.type === "hello") {
+        reply({ installed: false, state: "version", hello: answer, advice: hostAdvice("version", { host: answer.version, extension }) });
+      } else {
+        const state = hostState(answer.message || "");
+        reply({ installed: false, state, missing: state !== "error", reason: answer.message, advice: hostAdvice(state) });
+      }
     });
     return true;
   }
@@ -228,7 +269,7 @@ async function verifySelection(info, tab) {
     if (message.type === "verdict") verdict = message.verdict;
   });
   if (answer.type === "error" && isMissing(answer.message || "")) {
-    api.tabs.sendMessage(tab.id, { type: "host-missing", message: answer.message });
+    api.tabs.sendMessage(tab.id, { type: "host-missing", message: answer.message, advice: hostAdvice(hostState(answer.message)) });
   }
   api.tabs.sendMessage(tab.id, verdict ? { type: "selection-result", verdict } : { type: "selection-result", message: answer.message });
 }

@@ -19,21 +19,24 @@ async function activeTab() {
 async function showHost() {
   const status = await api.runtime.sendMessage({ type: "popup-status" });
   const state = $("host-state");
+  const hello = status?.hello;
+  $("host-model").textContent = !hello ? "" : hello.model
+    ? `Model: ${hello.model}`
+    : "Model: none — lexical-only checks (word overlap, numbers and names).";
   if (status?.installed) {
-    const hello = status.hello;
     state.dataset.state = "ok";
     state.textContent = `Local helper ${hello.version} is running.`;
-    $("host-model").textContent = hello.model
-      ? `Model: ${hello.model}`
-      : "Model: none — lexical-only checks (word overlap, numbers and names).";
     $("host-fix").hidden = true;
-  } else {
-    state.dataset.state = status?.missing ? "missing" : "error";
-    state.textContent = status?.missing ? "The local helper is not installed." : "The local helper could not be started.";
-    $("host-command").textContent = status?.fix || "pip install citemark && citemark install";
-    $("host-reason").textContent = status?.reason || "";
-    $("host-fix").hidden = false;
+    return;
   }
+  // missing | forbidden (another extension id) | version (another release) | error (could not start)
+  const advice = status?.advice || { state: "error", title: "The local helper could not be reached.", commands: ["citemark doctor"], detail: "" };
+  state.dataset.state = advice.state;
+  state.textContent = advice.title;
+  $("host-command").textContent = advice.commands.join("\n");
+  $("host-detail").textContent = advice.detail;
+  $("host-reason").textContent = status?.reason ? `The browser said: ${status.reason}` : "";
+  $("host-fix").hidden = false;
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;

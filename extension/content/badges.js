@@ -27,7 +27,9 @@
    * Every source's own verdict stays in the card.
    */
   const GROUP_ORDER = ["supported", "partial", "contradicted", "retracted", "unsupported", "paywalled", "unverifiable", "unreachable"];
-  const INSTALL_HINT = "pip install citemark && citemark install";
+  /** The page hint when the background sent no advice (README → Install). */
+  const INSTALL_HINT = { title: "citemark can't check citations yet: its local helper is not installed.",
+    commands: ["./installer/install.sh", "citemark doctor"] };
 
   const el = (tag, attrs = {}, children = []) => {
     const node = document.createElement(tag);
@@ -333,13 +335,16 @@
     notice.style.bottom = `${Math.max(16, clear)}px`;
   }
 
-  function hostMissingNotice(message) {
+  /** The first-run notice: what is wrong (not installed, or installed for another extension id) and the commands that fix it. */
+  function hostMissingNotice(message, advice) {
     if (notice) return;
-    notice = el("div", { class: "citemark-notice", role: "alert", "data-citemark-ui": "", "data-citemark-notice": "host-missing" }, [
-      el("strong", { text: "citemark can't check citations yet: its local helper is not installed." }),
-      el("span", { text: " Install it with: " }),
-      el("code", { text: INSTALL_HINT }),
-      el("span", { text: ` (${message})` }),
+    const { title, commands } = advice?.commands?.length ? advice : INSTALL_HINT;
+    const steps = commands.flatMap((command, i) => [el("span", { text: i ? ", then " : " Fix: " }), el("code", { text: command })]);
+    notice = el("div", { class: "citemark-notice", role: "alert", "data-citemark-ui": "", "data-citemark-notice": "host-missing",
+      "data-citemark-host-state": advice?.state || "missing" }, [
+      el("strong", { text: advice?.title ? `citemark can't check citations yet: ${title[0].toLowerCase()}${title.slice(1)}` : title }),
+      ...steps,
+      el("span", { text: ` See README → Install. (${message})` }),
     ]);
     const close = el("button", { type: "button", class: "citemark-notice-close", "aria-label": "Dismiss", text: "×" });
     close.addEventListener("click", () => notice.remove());

@@ -321,7 +321,7 @@
       for (const record of records.values()) record.badge.remove();
       records.clear();
       requests.clear();
-      draw.hostMissingNotice(message.message || "native host not found");
+      draw.hostMissingNotice(message.message || "native host not found", message.advice);
       return;
     }
     if (message.type === "selection-result") {
@@ -493,7 +493,7 @@
       return false;
     }
     if (message?.type === "host-missing") {
-      draw.hostMissingNotice(message.message || "native host not found");
+      draw.hostMissingNotice(message.message || "native host not found", message.advice);
       return false;
     }
     if (message?.type === "selection-context") {

@@ -371,7 +371,7 @@ _DOORS: list[tuple[str, str, str]] = [
     ("mcp", "serve MCP on stdio for desktop agents", "citemark.mcpserver"),
     ("install", "register the native host with browsers", "citemark.install"),
     ("uninstall", "remove what install registered", "citemark.install"),
-    ("doctor", "check the host registration, model and cache", "citemark.install"),
+    ("doctor", "prove each browser can start the host; check the model and cache", "citemark.doctor"),
     ("auth", "credentials for sources that need your own access (kept in the OS keyring)", "citemark.cli_auth"),
 ]
 
@@ -392,13 +392,19 @@ def _door_arguments(name: str, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
     elif name in ("install", "uninstall", "doctor"):
         parser.set_defaults(install_command=name)
-        parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
-        parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
+        if name != "doctor":  # doctor reads the user and the system folders alike, as browsers do
+            parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
+            parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
+        parser.add_argument("--browser", action="append",
+                            choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
+                            help="repeatable; default: " + ("every browser" if name == "doctor" else "the browsers found for this user"))
+        parser.add_argument("--user-data-dir", type=Path, metavar="DIR",
+                            help="a Chromium browser started with --user-data-dir DIR (default browser: chromium)")
         if name == "install":
-            parser.add_argument("--browser", action="append",
-                                choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
-                                help="repeatable; default: the browsers found for this user")
             parser.add_argument("--extension-id", action="append", help="also allow this Chromium extension id")
+        if name == "doctor":
+            parser.add_argument("--extension-id", action="append", help="check that this Chromium extension id is allowed")
+            parser.add_argument("--json", action="store_true", help="machine-readable output")
     elif name == "auth":
         actions = parser.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
         setting = actions.add_parser("set", help="store a credential for one host (asks for the value)")

@@ -6,7 +6,8 @@ The tree::
     ├── InputError                      E100  the request itself is wrong
     │   ├── AnswerFormatError           E101  answer cannot be parsed in the given format
     │   ├── AnswerTooLargeError         E102  answer exceeds the size limit
-    │   └── LocalFileRefused            E103  a local path was given where none is allowed
+    │   ├── LocalFileRefused            E103  a local path was given where none is allowed
+    │   └── RegistrationError           E190  a host registration cannot be written (rights, flags)
     ├── SourceError                     E200  a cited source could not be used
     │   ├── SourceBlocked               E201  URL refused by policy (scheme, private address)
     │   ├── SourceUnreachable           E202  DNS, connection, timeout, HTTP error status
@@ -48,6 +49,7 @@ __all__ = [
     "ModelNotFound",
     "ModelPackInvalid",
     "ProtocolError",
+    "RegistrationError",
     "RequestCancelled",
     "RobotsDisallowed",
     "SourceBlocked",
@@ -84,6 +86,12 @@ class AnswerTooLargeError(InputError):
 
 class LocalFileRefused(InputError):
     code = "E103"
+
+
+class RegistrationError(InputError):
+    """``citemark install`` cannot write where asked (a folder only root may write, a bad flag); nothing changed."""
+
+    code = "E190"
 
 
 class SourceError(CitemarkError):

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from citemark.models import registry
 from citemark.models.aegis import AEGIS_NAME, aegis_installed, aegis_pack
 from citemark.models.runtime import PackScorer
+from tests.support.needs import need
 
 EVIDENCE = "The Eiffel Tower was completed in 1889 and is located in Paris, France."
 
 
-def test_the_packages_are_installed_for_the_test_environment():
-    assert aegis_installed(), "scripts/setup installs the aegis extra; the combined pack is tested for real"
+@pytest.fixture(autouse=True)
+def aegis_extra() -> None:
+    need(aegis_installed(), "needs the optional aegis extra (pip install -e '.[aegis]'; .ci/run installs it)")
 
 
 def test_combined_pack_reads_weights_in_place_and_names_its_parts():
