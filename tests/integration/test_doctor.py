@@ -44,7 +44,7 @@ def script_host(tmp_path: Path, reply: dict | None) -> Path:
 
 
 def setup(home: Path, host: Path, env: dict[str, str] | None = None) -> tuple[Installer, Doctor]:
-    installer = Installer(platform="linux", home=home, executable=host, env=env or {}, record_dir=home / "record")
+    installer = Installer(platform="linux", home=home, executable=host, env=env or {}, record_dir=home / "data" / "citemark")  # where the host looks (XDG_DATA_HOME)
     return installer, Doctor(installer.layout, timeout=60)
 
 
@@ -78,7 +78,7 @@ def test_the_ordinary_folder_does_not_serve_a_custom_profile(home, host):
 def test_the_system_folder_is_read_when_the_user_folder_has_none(home, host, tmp_path):
     root = tmp_path / "root"
     installer = Installer(platform="linux", home=home, executable=host, env={}, scope="system", root=root,
-                          record_dir=home / "record")
+                          record_dir=home / "data" / "citemark")  # where the host looks (XDG_DATA_HOME)
     installer.install(installer.targets(["chromium"]))
     doctor = Doctor(Layout("linux", home, {}, root), timeout=60)
     [finding] = doctor.check(["chromium"], user_data_dir=home / "profile")
