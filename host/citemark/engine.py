@@ -57,6 +57,7 @@ class Engine:
         credentials: CredentialLookup | None = None,
         cache: SourceCache | None | str = _AUTO,
         combiner: Combiner | None = None,
+        indexes_kept: int = 64,
     ) -> None:
         self.settings = settings or Settings.load()
         self.pack: ModelPack | None = None
@@ -71,6 +72,7 @@ class Engine:
         self.fetcher = Fetcher(self.settings, transport=transport, credentials=credentials)
         self.loader = SourceLoader(self.settings, self.fetcher, self.cache)
         self._indexes: OrderedDict[str, EvidenceIndex] = OrderedDict()
+        self._indexes_kept = indexes_kept  # a batch keeps more: its answers return to the same sources
 
     @property
     def model_name(self) -> str:
@@ -212,7 +214,7 @@ class Engine:
         if index is None:
             index = await asyncio.to_thread(EvidenceIndex, document.text)
             self._indexes[key] = index
-            while len(self._indexes) > 64:
+            while len(self._indexes) > self._indexes_kept:
                 self._indexes.popitem(last=False)
         else:
             self._indexes.move_to_end(key)

@@ -1,0 +1,549 @@
+"""Verifying many answers in one run: JSON Lines in, one ``verify --json`` report per answer out, resumable.
+
+Each input line is a JSON object with an ``id`` and one of:
+
+- ``"answer"``: the answer as text in any supported format (Markdown, HTML, JSON;
+  ``"format"`` and ``"page_url"`` as for ``verify``), or as structured JSON inline;
+- ``"claims"``: a list of ``{"claim", "url" | "urls" | "source" | "source_text"}`` pairs;
+- ``"claim"`` and ``"source"``: one claim against one source, as ``verify --claim``.
+
+Other keys (a question, a model name, a timestamp) are left alone. Each output line is
+``{"id": ..., **report}`` where ``report`` is exactly what ``verify --json`` prints for
+that answer, or ``{"id": ..., "line": n, "error": {"code", "error", "message"}}`` for a
+line that could not be verified; a bad line never stops the batch.
+
+All answers share one ``Engine``: one fetcher (so per-host politeness limits hold across
+the whole batch), one model whose batches fill with the pairs of every answer in flight,
+and ``BatchSources``, which loads each distinct source once for the whole batch, failures
+included. ``ResultsFile`` makes a run resumable: ids already in the output are skipped,
+and every finished answer is on disk before the next one is counted, so a crash or
+Ctrl-C loses only the answers in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import tempfile
+from collections import Counter, OrderedDict
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from citemark.answer import parse_answer
+from citemark.answer.structured import parse_structured
+from citemark.errors import AnswerFormatError, AnswerTooLargeError, CitemarkError, InputError
+from citemark.settings import Settings
+from citemark.sources.loader import LocalFilePolicy
+from citemark.sources.resolve import resolve_reference
+from citemark.types import Citation, Document, Label, Report
+
+__all__ = [
+    "BadLine",
+    "BatchItem",
+    "BatchSources",
+    "BatchSummary",
+    "ResultsFile",
+    "batch_engine",
+    "run_batch",
+    "read_items",
+    "verify_batch",
+    "verify_item",
+]
+
+log = logging.getLogger(__name__)
+
+#: Answers verified at once by one engine: enough to keep the model busy while sources download.
+DEFAULT_CONCURRENCY = 16
+#: Sources whose evidence index the engine keeps between answers (a batch returns to the same sources).
+BATCH_INDEXES_KEPT = 1024
+_FAILING = (Label.CONTRADICTED.value, Label.RETRACTED.value)  # what makes ``verify`` exit 1
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One input line with an id: the line's JSON object, not yet parsed as an answer."""
+
+    id: str | int
+    line: int
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    """A line that cannot even be given to the engine (not JSON, no id, a repeated id, too long)."""
+
+    line: int
+    id: str | int | None
+    error: CitemarkError
+
+    def to_record(self) -> dict[str, Any]:
+        return error_record(self.id, self.line, self.error)
+
+
+def error_record(item_id: str | int | None, line: int, error: CitemarkError) -> dict[str, Any]:
+    return {"id": item_id, "line": line, "error": error.to_dict()}
+
+
+# ---------------------------------------------------------------- reading input
+
+
+def read_items(lines: Iterable[bytes], *, max_line_bytes: int, skip: set[str] = frozenset(),  # type: ignore[assignment]
+               skip_lines: set[int] = frozenset()) -> Iterator[BatchItem | BadLine]:  # type: ignore[assignment]
+    """Items of a JSON Lines stream, in order; ids in ``skip`` (already done) are passed over.
+
+    ``lines`` yields raw lines (a file opened in binary mode does); a line longer than
+    ``max_line_bytes`` arrives as its first ``max_line_bytes + 1`` bytes (``bounded_lines``).
+    Blank lines are ignored. Lines without an id are matched on resume by number
+    (``skip_lines``), so each is reported once.
+    """
+    seen: set[str] = set()
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        item = _item(number, raw, max_line_bytes)
+        key = _id_key(item.id)
+        if key is None:
+            if number not in skip_lines:
+                yield item
+            continue
+        if key in skip:
+            seen.add(key)
+            continue
+        if key in seen:
+            yield BadLine(number, None, InputError(f"line {number}: id {item.id!r} was already used by an earlier line"))
+            continue
+        seen.add(key)
+        yield item
+
+
+def _item(number: int, raw: bytes, max_line_bytes: int) -> BatchItem | BadLine:
+    if len(raw) > max_line_bytes:
+        return BadLine(number, None, AnswerTooLargeError(f"line {number} is longer than {max_line_bytes:,} bytes"))
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError as error:
+        return BadLine(number, None, AnswerFormatError(f"line {number}: not UTF-8 ({error.reason} at byte {error.start})"))
+    except ValueError as error:
+        return BadLine(number, None, AnswerFormatError(f"line {number}: not valid JSON ({error})"))
+    if not isinstance(data, dict):
+        return BadLine(number, None, AnswerFormatError(f"line {number}: expected a JSON object with an 'id'"))
+    item_id = data.get("id")
+    if isinstance(item_id, bool) or not isinstance(item_id, str | int) or item_id == "":
+        return BadLine(number, None, InputError(f"line {number}: needs an 'id' (a string or an integer)"))
+    return BatchItem(item_id, number, data)
+
+
+def _id_key(item_id: str | int | None) -> str | None:
+    return None if item_id is None else str(item_id)
+
+
+def bounded_lines(stream: BinaryIO, limit: int) -> Iterator[bytes]:
+    """Lines of ``stream``, each cut at ``limit + 1`` bytes (the rest of a long line is skipped unread into memory)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while (rest := stream.readline(1 << 20)) and not rest.endswith(b"\n"):
+                pass
+        yield line
+
+
+# ---------------------------------------------------------------- verifying
+
+
+class BatchSources:
+    """Each distinct URL of the batch loaded once: the document, or the failure, shared by every answer citing it.
+
+    The engine's loader already shares a load between concurrent requests and the cache
+    keeps readable pages; this also remembers failures (a dead link cited by a thousand
+    answers is requested once) and keeps recent documents in memory, up to ``max_chars``.
+    It stands in for ``Engine.loader`` with the same ``load`` method.
+    """
+
+    def __init__(self, loader: Any, *, max_chars: int = 200_000_000) -> None:
+        self.loader = loader
+        self.max_chars = max_chars
+        self._loads: OrderedDict[str, asyncio.Future[Document]] = OrderedDict()
+        self._chars = 0
+        self.loaded = 0  # distinct URLs loaded (not served from memory)
+
+    async def load(self, citation: Citation, local_files: LocalFilePolicy = LocalFilePolicy()) -> Document:
+        if citation.url is None:
+            return await self.loader.load(citation, local_files)
+        try:
+            key = resolve_reference(citation.url)
+        except ValueError:
+            return await self.loader.load(citation, local_files)  # the loader raises the error the engine reports
+        future = self._loads.get(key)
+        if future is None:
+            future = asyncio.ensure_future(self.loader.load(citation, local_files))
+            future.add_done_callback(lambda done: self._settled(key, done))
+            self._loads[key] = future
+            self.loaded += 1
+        else:
+            self._loads.move_to_end(key)
+        return await asyncio.shield(future)
+
+    def _settled(self, key: str, future: asyncio.Future[Document]) -> None:
+        if future.cancelled():  # every answer waiting for it went away: load it again when asked
+            if self._loads.get(key) is future:
+                del self._loads[key]
+            return
+        if future.exception() is None:
+            self._chars += len(future.result().text)
+        while self._chars > self.max_chars and len(self._loads) > 1:
+            _, oldest = self._loads.popitem(last=False)
+            if oldest.done() and not oldest.cancelled() and oldest.exception() is None:
+                self._chars -= len(oldest.result().text)
+
+
+@contextlib.asynccontextmanager
+async def batch_engine(settings: Settings, *, cache: Any = "auto", scorer: Any = "auto",
+                       **engine_options: Any) -> AsyncIterator[Any]:
+    """An ``Engine`` set up for a batch: ``BatchSources`` in front of its loader and a large index cache.
+
+    ``cache=None`` still gives the batch a cache: a temporary SQLite file, deleted
+    afterwards, so that even then every source is fetched once.
+    """
+    from citemark.engine import Engine
+    from citemark.sources.cache import SourceCache
+
+    with contextlib.ExitStack() as scratch:
+        if cache is None:
+            folder = scratch.enter_context(tempfile.TemporaryDirectory(prefix="citemark-batch-"))
+            cache = SourceCache(Path(folder) / "sources.sqlite3")
+        engine = Engine(settings, cache=cache, scorer=scorer, indexes_kept=BATCH_INDEXES_KEPT, **engine_options)
+        engine.loader = BatchSources(engine.loader)
+        try:
+            yield engine
+        finally:
+            await engine.aclose()
+
+
+async def verify_item(engine: Any, item: BatchItem, local_files: LocalFilePolicy = LocalFilePolicy()) -> dict[str, Any]:
+    """One output record: ``{"id", **verify --json report}``, or an error record; never raises a CitemarkError."""
+    try:
+        report = await _report(engine, item.fields, local_files)
+    except CitemarkError as error:
+        return error_record(item.id, item.line, error)
+    return {"id": item.id, **report.to_dict()}
+
+
+async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePolicy) -> Report:
+    kinds = [name for name in ("answer", "claims", "claim") if name in fields]
+    if len(kinds) != 1:
+        raise InputError("a line needs exactly one of 'answer', 'claims', or 'claim' with 'source'")
+    limit = engine.settings.max_answer_chars
+    if kinds == ["claim"]:
+        claim, source = fields.get("claim"), fields.get("source")
+        if not isinstance(claim, str) or not claim.strip() or not isinstance(source, str) or not source.strip():
+            raise InputError("'claim' and 'source' must both be non-empty strings")
+        if len(claim) + len(source) > limit:
+            raise AnswerTooLargeError(f"claim and source are longer than {limit:,} characters")
+        verdict = await engine.verify_claim(claim, source, local_files=local_files)
+        return Report(verdicts=[verdict], model=engine.model_name)
+    answer = fields[kinds[0]]
+    if kinds == ["claims"] and not isinstance(answer, list):
+        raise AnswerFormatError("'claims' must be a list of {claim, url} objects")
+    if isinstance(answer, str):
+        if len(answer) > limit:
+            raise AnswerTooLargeError(f"answer is longer than {limit:,} characters")
+        fmt, page_url = fields.get("format"), fields.get("page_url")
+        if fmt is not None and not isinstance(fmt, str) or page_url is not None and not isinstance(page_url, str):
+            raise InputError("'format' and 'page_url' must be strings")
+        parsed = parse_answer(answer, fmt, page_url=page_url)
+    elif isinstance(answer, list | dict):
+        parsed = parse_structured(answer)
+    else:
+        raise AnswerFormatError("'answer' must be a string, or structured JSON (a list or an object)")
+    return await engine.report(parsed, local_files=local_files)
+
+
+async def verify_batch(
+    items: Iterable[BatchItem | BadLine | dict[str, Any]] | AsyncIterable[BatchItem | BadLine | dict[str, Any]],
+    *,
+    engine: Any,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    local_files: LocalFilePolicy = LocalFilePolicy(),
+) -> AsyncIterator[dict[str, Any]]:
+    """One record per item, in the order they finish, with up to ``concurrency`` answers in flight.
+
+    ``items`` may be plain dicts (``{"id": ..., "answer": ...}``), numbered as lines from 1.
+    The input is read lazily, so a million-line file never sits in memory.
+    """
+    if concurrency < 1:
+        raise InputError("concurrency must be at least 1")
+    source = _as_async(items)
+    running: set[asyncio.Task[dict[str, Any]]] = set()
+    exhausted = False
+    try:
+        while running or not exhausted:
+            while not exhausted and len(running) < concurrency:
+                try:
+                    item = await anext(source)
+                except StopAsyncIteration:
+                    exhausted = True
+                    break
+                if isinstance(item, BadLine):
+                    yield item.to_record()
+                    continue
+                running.add(asyncio.ensure_future(verify_item(engine, item, local_files)))
+            if not running:
+                continue
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                yield task.result()
+    finally:
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.gather(*running, return_exceptions=True)
+
+
+async def _as_async(items: Iterable[Any] | AsyncIterable[Any]) -> AsyncIterator[BatchItem | BadLine]:
+    numbered = 0
+
+    def wrap(item: Any) -> BatchItem | BadLine:
+        nonlocal numbered
+        numbered += 1
+        if isinstance(item, BatchItem | BadLine):
+            return item
+        if isinstance(item, dict):
+            return _item(numbered, json.dumps(item).encode(), 1 << 62)
+        return BadLine(numbered, None, InputError(f"item {numbered}: expected a dict with an 'id'"))
+
+    if isinstance(items, AsyncIterable):
+        async for item in items:
+            yield wrap(item)
+    else:
+        for item in items:
+            yield wrap(item)
+
+
+# ---------------------------------------------------------------- output and resume
+
+
+class ResultsFile:
+    """The output JSON Lines file: what is already done, and one flushed line per finished answer.
+
+    A run killed while writing leaves at most one torn last line; ``open`` cuts it off,
+    so that answer is simply verified again.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.done_ids: set[str] = set()
+        self.done_lines: set[int] = set()  # error records without an id, by input line
+        self.previous: list[dict[str, Any]] = []
+        self._handle: BinaryIO | None = None
+
+    def open(self) -> ResultsFile:
+        good = 0
+        if self.path.exists():
+            with open(self.path, "rb") as existing:
+                for raw in existing:
+                    if not raw.endswith(b"\n"):
+                        break
+                    try:
+                        record = json.loads(raw)
+                    except ValueError:
+                        break
+                    good += len(raw)
+                    self._remember(record)
+            if good != self.path.stat().st_size:
+                log.warning("%s: cut a torn last line (a run was stopped while writing it)", self.path)
+                os.truncate(self.path, good)
+        self._handle = open(self.path, "ab")  # noqa: SIM115 - kept open for the run
+        return self
+
+    def _remember(self, record: dict[str, Any]) -> None:
+        self.previous.append(_summary_view(record))
+        if record.get("id") is not None:
+            self.done_ids.add(str(record["id"]))
+        elif isinstance(record.get("line"), int):
+            self.done_lines.add(record["line"])
+
+    def write(self, record: dict[str, Any]) -> None:
+        assert self._handle is not None
+        self._handle.write(json.dumps(record, ensure_ascii=False).encode("utf-8") + b"\n")
+        self._handle.flush()
+
+    def close(self) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> ResultsFile:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _summary_view(record: dict[str, Any]) -> dict[str, Any]:
+    """The parts of a record the summary reads (resume keeps these, not whole quotes)."""
+    if "error" in record:
+        return {"error": record["error"]}
+    return {"verdicts": [{"verdict": v.get("verdict"), "reason": v.get("reason"), "claim_index": v.get("claim_index"),
+                          "citation": v.get("citation") or {}} for v in record.get("verdicts", [])]}
+
+
+# ---------------------------------------------------------------- summary
+
+
+@dataclass
+class BatchSummary:
+    """What a batch found: pass rate, verdicts and reasons, the sources that let answers down."""
+
+    answers: int = 0  # verified (reports written)
+    resumed: int = 0  # records already in the output when the run started (counted in the rest too)
+    errors: int = 0  # lines reported as errors
+    passed: int = 0  # answers with no contradicted or retracted citation (``verify`` would exit 0)
+    claims: int = 0
+    citations: int = 0
+    verdicts: Counter[str] = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
+    error_codes: Counter[str] = field(default_factory=Counter)
+    sources: dict[str, Counter[str]] = field(default_factory=dict)  # source → verdict counts, where not supported
+
+    def add(self, record: dict[str, Any]) -> None:
+        if "error" in record:
+            self.errors += 1
+            self.error_codes[str(record["error"].get("code"))] += 1
+            return
+        verdicts = record.get("verdicts", [])
+        self.answers += 1
+        self.citations += len(verdicts)
+        self.claims += len({v.get("claim_index") for v in verdicts})
+        labels = [v.get("verdict") for v in verdicts]
+        self.passed += not any(label in _FAILING for label in labels)
+        for verdict in verdicts:
+            self.verdicts[verdict.get("verdict")] += 1
+            self.reasons[verdict.get("reason")] += 1
+            if verdict.get("verdict") != Label.SUPPORTED.value:
+                citation = verdict.get("citation") or {}
+                where = citation.get("url") or citation.get("path") or "(inline text)"
+                self.sources.setdefault(where, Counter())[verdict.get("verdict")] += 1
+
+    @property
+    def pass_rate(self) -> float:
+        return self.passed / self.answers if self.answers else 0.0
+
+    def worst_sources(self, count: int = 10) -> list[tuple[str, Counter[str]]]:
+        """Sources with the most citations not supported, most first."""
+        return sorted(self.sources.items(), key=lambda item: (-item[1].total(), item[0]))[:count]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "answers": self.answers, "resumed": self.resumed, "errors": self.errors, "passed": self.passed,
+            "pass_rate": round(self.pass_rate, 4), "claims": self.claims, "citations": self.citations,
+            "supported_share": round(self.verdicts[Label.SUPPORTED.value] / self.citations, 4) if self.citations else 0.0,
+            "verdicts": {label.value: self.verdicts[label.value] for label in Label},
+            "reasons": dict(self.reasons.most_common()),
+            "error_codes": dict(self.error_codes.most_common()),
+            "worst_sources": [{"source": where, "not_supported": counts.total(), "verdicts": dict(counts.most_common())}
+                              for where, counts in self.worst_sources()],
+        }
+
+    def to_text(self) -> str:
+        earlier = f" ({self.resumed:,} already in the output from an earlier run)" if self.resumed else ""
+        lines = [f"{self.answers:,} answers verified, {self.errors:,} lines with errors{earlier}; "
+                 f"{self.passed:,} passed ({self.pass_rate:.1%}: no citation contradicted or retracted)"]
+        if self.citations:
+            parts = ", ".join(f"{self.verdicts[label.value]:,} {label.value}" for label in Label if self.verdicts[label.value])
+            lines.append(f"{self.citations:,} citations of {self.claims:,} claims: {parts}")
+            lines.append("reasons: " + ", ".join(f"{reason} {n:,}" for reason, n in self.reasons.most_common(8)))
+        if self.error_codes:
+            lines.append("errors: " + ", ".join(f"{code} {n:,}" for code, n in self.error_codes.most_common()))
+        worst = self.worst_sources(5)
+        if worst:
+            lines.append("sources most often not supporting their claims:")
+            for where, counts in worst:
+                lines.append(f"  {counts.total():6,}  {where}  ({', '.join(f'{n} {v}' for v, n in counts.most_common())})")
+        return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- one batch, file to file
+
+
+def run_batch(
+    input_path: str | Path,
+    output_path: str | Path,
+    *,
+    settings: Settings,
+    summary: BatchSummary | None = None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    local_files: LocalFilePolicy = LocalFilePolicy(),
+    cache: Any = "auto",
+    ray_address: str | None = None,
+    ray_actors: int | None = None,
+    on_record: Any = None,
+) -> BatchSummary:
+    """Verify every answer of ``input_path`` (``-``: standard input) not yet in ``output_path``.
+
+    ``summary`` (filled as records are written, so it is current even after Ctrl-C) starts
+    with what the output file already held. ``on_record(record)`` is called after each line
+    is written (progress displays use it). ``ray_address`` runs the answers on a Ray
+    cluster (``citemark.batch_ray``) instead of in this process.
+    """
+    summary = summary if summary is not None else BatchSummary()
+    with ResultsFile(Path(output_path)) as results:
+        for record in results.previous:
+            summary.add(record)
+        summary.resumed = len(results.previous)
+        results.previous.clear()
+        with _open_input(input_path) as stream:
+            items = read_items(bounded_lines(stream, _max_line_bytes(settings)), max_line_bytes=_max_line_bytes(settings),
+                               skip=results.done_ids, skip_lines=results.done_lines)
+
+            def write(record: dict[str, Any]) -> None:
+                results.write(record)
+                summary.add(record)
+                if on_record is not None:
+                    on_record(record)
+
+            if ray_address is not None:
+                from citemark.batch_ray import verify_on_ray
+
+                for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
+                                            concurrency=concurrency, local_files=local_files):
+                    write(record)
+            else:
+                asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,
+                                       cache=cache))
+    return summary
+
+
+async def _run_local(items: Iterable[BatchItem | BadLine], settings: Settings, write: Any, *, concurrency: int,
+                     local_files: LocalFilePolicy, cache: Any) -> None:
+    async with batch_engine(settings, cache=cache) as engine:
+        engine.warm_up()
+        async for record in verify_batch(items, engine=engine, concurrency=concurrency, local_files=local_files):
+            write(record)
+
+
+def _max_line_bytes(settings: Settings) -> int:
+    return settings.max_answer_chars * 4 + 4096  # an answer of the maximum length in 4-byte UTF-8, and its keys
+
+
+@contextlib.contextmanager
+def _open_input(path: str | Path) -> Iterator[BinaryIO]:
+    if str(path) == "-":
+        import sys
+
+        yield sys.stdin.buffer
+        return
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory") from None
+    with stream:
+        yield stream

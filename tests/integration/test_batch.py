@@ -1,0 +1,196 @@
+"""``citemark batch`` as a user runs it: real processes, real HTTP on 127.0.0.1, real SQLite; resume after a kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from citemark.batch import batch_engine, verify_batch
+from tests.conftest import Reply
+
+LOOPBACK = {"CITEMARK_ALLOW_PRIVATE_NETWORK": "1"}
+
+
+def page(title: str, *paragraphs: str) -> Reply:
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    return Reply(f"<html><head><title>{title}</title></head><body><article>{body}</article></body></html>")
+
+
+PAGES = {
+    "/danube": page("The Danube", "The Danube is the second-longest river in Europe.",
+                    "It flows for 2,850 kilometres through ten countries.",
+                    "The river rises in the Black Forest in Germany and empties into the Black Sea."),
+    "/rhine": page("The Rhine", "The Rhine rises in the Swiss Alps.",
+                   "It flows for about 1,230 kilometres and empties into the North Sea at Rotterdam."),
+    "/tower": page("The tower", "The Eiffel Tower was completed in 1889 for the World's Fair in Paris.",
+                   "It is 330 metres tall and was the tallest structure in the world until 1930."),
+    "/bridge": page("The bridge", "The Golden Gate Bridge opened in 1937.",
+                    "Its main span is 1,280 metres long, and it is painted International Orange."),
+    "/library": page("The library", "The library opened in 1902 and holds 260,000 volumes.",
+                     "It is the oldest public library in the region."),
+}
+
+
+def citemark(*args: str, stdin: bytes | None = None, timeout: float = 180) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "citemark.cli", *args], input=stdin, capture_output=True,
+                          timeout=timeout, env={**os.environ, **LOOPBACK})
+
+
+def answers(server) -> list[dict]:  # noqa: ANN001
+    url = server.url
+    return [
+        {"id": "md", "answer": (
+            f"The Danube flows for 2,850 kilometres through ten countries [1][2]. "
+            f"The Rhine empties into the Baltic Sea [2]. It opened in 1937 [3].\n\n"
+            f"Sources\n1. {url('/danube')}\n2. {url('/rhine')}\n3. {url('/bridge')}\n")},
+        {"id": "html", "format": "html", "answer": (
+            f'<p>The Eiffel Tower was completed in 1889 <a href="{url("/tower")}">[1]</a>. '
+            f'It is 500 metres tall <a href="{url("/tower")}">[2]</a>.</p>')},
+        {"id": 7, "claims": [{"claim": "The library holds 260,000 volumes.", "url": url("/library")},
+                             {"claim": "The library opened in 1950.", "urls": [url("/library"), url("/gone")]}]},
+        {"id": "pair", "claim": "The Golden Gate Bridge is painted International Orange.", "source": url("/bridge")},
+    ]
+
+
+def serve(server) -> None:  # noqa: ANN001
+    server.routes.update(PAGES)
+
+
+def write_jsonl(path: Path, rows: list) -> Path:
+    path.write_text("".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def verify_json(item: dict, folder: Path, model: str) -> dict:
+    """What ``citemark verify --json`` prints for one batch item."""
+    if "claim" in item:
+        result = citemark("verify", "--claim", item["claim"], "--source", item["source"], "--json", "--model", model)
+    else:
+        answer = item.get("answer", item.get("claims"))
+        text = answer if isinstance(answer, str) else json.dumps(answer)
+        file = folder / f"{item['id']}.txt"
+        file.write_text(text, encoding="utf-8")
+        extra = ["--format", item["format"]] if "format" in item else ["--format", "json"] if "claims" in item else []
+        result = citemark("verify", str(file), "--json", "--model", model, *extra)
+    assert result.returncode in (0, 1), result.stderr.decode()
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("model", ["none", pytest.param("citemark-grounding-minilm", marks=pytest.mark.model)])
+def test_each_output_line_is_what_verify_json_prints_for_that_answer(server, home, tmp_path, model):
+    serve(server)
+    items = answers(server)
+    source = write_jsonl(tmp_path / "in.jsonl", items)
+    result = citemark("batch", str(source), "--out", str(tmp_path / "out.jsonl"), "--model", model)
+    assert result.returncode == 0, result.stderr.decode()
+    records = {record.pop("id"): record for record in read_jsonl(tmp_path / "out.jsonl")}
+    assert set(records) == {"md", "html", 7, "pair"}
+    for item in items:
+        assert records[item["id"]] == verify_json(item, tmp_path, model), item["id"]
+    labels = [v["verdict"] for v in records["md"]["verdicts"]]
+    assert labels.count("supported") >= 1 and "unreachable" not in labels
+    assert [v["citation"]["marker"] for v in records["md"]["verdicts"]][:2] == ["1", "2"]  # answer order, not arrival
+    assert "unreachable" in [v["verdict"] for v in records[7]["verdicts"]]  # /gone is a 404
+
+
+def test_bad_lines_are_reported_and_skipped_and_never_stop_the_batch(server, home, tmp_path):
+    serve(server)
+    good = answers(server)
+    rows = [good[0], "{not json", {"answer": "no id here"}, {"id": "md", "answer": "the same id again"},
+            {"id": "empty", "claims": [{"claim": ""}]}, {"id": "both", "answer": "x", "claim": "y", "source": "z"},
+            {"id": True, "answer": "a boolean id"}, good[3]]
+    result = citemark("batch", str(write_jsonl(tmp_path / "in.jsonl", rows)), "--out", str(tmp_path / "out.jsonl"),
+                      "--model", "none", "--summary", str(tmp_path / "summary.json"))
+    assert result.returncode == 0, result.stderr.decode()
+    records = read_jsonl(tmp_path / "out.jsonl")
+    verified = {r["id"] for r in records if "verdicts" in r}
+    errors = {(r["id"], r["line"]): r["error"]["code"] for r in records if "error" in r}
+    assert verified == {"md", "pair"}
+    assert errors == {(None, 2): "E101", (None, 3): "E100", (None, 4): "E100", ("empty", 5): "E101",
+                      ("both", 6): "E100", (None, 7): "E100"}
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert (summary["answers"], summary["errors"]) == (2, 6)
+    stderr = result.stderr.decode()
+    assert "2 answers verified, 6 lines with errors" in stderr and "Traceback" not in stderr
+
+
+async def test_each_distinct_source_is_fetched_once_for_the_whole_batch(server, settings):
+    serve(server)
+    paths = sorted(PAGES)
+    items = [{"id": i, "claims": [{"claim": f"Claim {i} about {p[1:]} holds.", "url": server.url(p)}
+                                  for p in (paths[i % 5], paths[(i + 1) % 5], paths[(i + 3) % 5], "/gone")]}
+             for i in range(30)]
+    async with batch_engine(settings, scorer=None, cache=None) as engine:
+        records = [record async for record in verify_batch(items, engine=engine, concurrency=8)]
+    assert sorted(r["id"] for r in records) == list(range(30))
+    fetched = Counter(path for path, _ in server.requests)
+    assert {path: fetched[path] for path in [*paths, "/gone"]} == {path: 1 for path in [*paths, "/gone"]}
+    unreachable = [v for r in records for v in r["verdicts"] if v["citation"]["url"].endswith("/gone")]
+    assert len(unreachable) == 30 and {v["verdict"] for v in unreachable} == {"unreachable"}
+
+
+def test_a_killed_batch_resumes_where_it_stopped(server, home, tmp_path):
+    slow = {f"/slow{i}": Reply(PAGES["/library"].body, delay=0.3) for i in range(24)}
+    server.routes.update(slow)
+    items = [{"id": f"a{i}", "claims": [{"claim": "The library holds 260,000 volumes.", "url": server.url(f"/slow{i}")}]}
+             for i in range(24)]
+    source = write_jsonl(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "citemark.cli", "batch", str(source), "--out", str(out), "--model", "none",
+               "--no-cache", "--concurrency", "2"]
+    process = subprocess.Popen(command, env={**os.environ, **LOOPBACK}, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 4):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=10)
+    before = out.read_bytes()
+    done_before = {json.loads(line)["id"] for line in before.splitlines()}
+    assert 4 <= len(done_before) < 24
+    with open(out, "ab") as torn:  # as if the kill had landed in the middle of a write
+        torn.write(b'{"id": "a23", "verdicts": [{"claim": "The libr')
+    requests_before = Counter(path for path, _ in server.requests)
+
+    result = citemark("batch", str(source), "--out", str(out), "--model", "none", "--no-cache")
+    assert result.returncode == 0, result.stderr.decode()
+    after = out.read_bytes()
+    assert after.startswith(before)  # finished lines are kept as they were, the torn one cut off
+    ids = [json.loads(line)["id"] for line in after.splitlines()]
+    assert sorted(ids) == sorted(item["id"] for item in items)  # every answer exactly once
+    requested = Counter(path for path, _ in server.requests) - requests_before
+    resumed_paths = {f"/slow{item[1:]}" for item in done_before}
+    assert not resumed_paths & set(requested)  # answers already written were not verified again
+    assert f"24 answers verified, 0 lines with errors ({len(done_before)} already in the output" in result.stderr.decode()
+
+
+def test_ctrl_c_stops_after_the_finished_lines_and_exits_130(server, home, tmp_path):
+    server.routes.update({f"/slow{i}": Reply(PAGES["/library"].body, delay=0.3) for i in range(12)})
+    items = [{"id": i, "claims": [{"claim": "The library holds 260,000 volumes.", "url": server.url(f"/slow{i}")}]}
+             for i in range(12)]
+    source = write_jsonl(tmp_path / "in.jsonl", items)
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-m", "citemark.cli", "batch", str(source), "--out", str(out), "--model", "none",
+               "--no-cache", "--concurrency", "1"]
+    process = subprocess.Popen(command, env={**os.environ, **LOOPBACK}, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.read_bytes().count(b"\n") < 2):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=30)
+    assert process.returncode == 130, stderr.decode()
+    assert b"run the same command to resume" in stderr and b"Traceback" not in stderr
+    lines = out.read_bytes().splitlines()
+    assert 2 <= len(lines) < 12 and all(json.loads(line)["verdicts"] for line in lines)
