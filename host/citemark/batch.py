@@ -60,7 +60,7 @@ log = logging.getLogger(__name__)
 #: Answers verified at once by one engine: enough to keep the model busy while sources download.
 DEFAULT_CONCURRENCY = 16
 #: Sources whose evidence index the engine keeps between answers (a batch returns to the same sources).
-BATCH_INDEXES_KEPT = 1024
+BATCH_INDEXES_KEPT = 512  # as many as scoring keeps per-source readings for (quantities, guards)
 _FAILING = (Label.CONTRADICTED.value, Label.RETRACTED.value)  # what makes ``verify`` exit 1
 
 
