@@ -27,10 +27,11 @@ import contextlib
 import json
 import logging
 import os
+import re
 import tempfile
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -40,7 +41,7 @@ from citemark.errors import AnswerFormatError, AnswerTooLargeError, CitemarkErro
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
 from citemark.sources.resolve import resolve_reference
-from citemark.types import Citation, Document, Label, Report
+from citemark.types import Citation, Document, Label, ParsedAnswer, Report
 
 __all__ = [
     "BadLine",
@@ -226,16 +227,21 @@ async def batch_engine(settings: Settings, *, cache: Any = "auto", scorer: Any =
             await engine.aclose()
 
 
-async def verify_item(engine: Any, item: BatchItem, local_files: LocalFilePolicy = LocalFilePolicy()) -> dict[str, Any]:
-    """One output record: ``{"id", **verify --json report}``, or an error record; never raises a CitemarkError."""
+async def verify_item(engine: Any, item: BatchItem, local_files: LocalFilePolicy = LocalFilePolicy(),
+                      paths_relative_to: Path | None = None) -> dict[str, Any]:
+    """One output record: ``{"id", **verify --json report}``, or an error record; never raises a CitemarkError.
+
+    ``paths_relative_to``: where relative local paths in answers are read from (the input
+    file's folder, as ``verify`` reads them from the answer file's); None leaves them be.
+    """
     try:
-        report = await _report(engine, item.fields, local_files)
+        report = await _report(engine, item.fields, local_files, paths_relative_to)
     except CitemarkError as error:
         return error_record(item.id, item.line, error)
     return {"id": item.id, **report.to_dict()}
 
 
-async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePolicy) -> Report:
+async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePolicy, base: Path | None) -> Report:
     kinds = [name for name in ("answer", "claims", "claim") if name in fields]
     if len(kinds) != 1:
         raise InputError("a line needs exactly one of 'answer', 'claims', or 'claim' with 'source'")
@@ -246,6 +252,8 @@ async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePol
             raise InputError("'claim' and 'source' must both be non-empty strings")
         if len(claim) + len(source) > limit:
             raise AnswerTooLargeError(f"claim and source are longer than {limit:,} characters")
+        if base is not None and source.startswith(("./", "../")):
+            source = str(base / source)
         verdict = await engine.verify_claim(claim, source, local_files=local_files)
         return Report(verdicts=[verdict], model=engine.model_name)
     answer = fields[kinds[0]]
@@ -262,7 +270,27 @@ async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePol
         parsed = parse_structured(answer)
     else:
         raise AnswerFormatError("'answer' must be a string, or structured JSON (a list or an object)")
+    if base is not None:
+        parsed = _rebase(parsed, base)
     return await engine.report(parsed, local_files=local_files)
+
+
+def _rebase(parsed: ParsedAnswer, base: Path) -> ParsedAnswer:
+    """Citations of local files, read relative to ``base`` (what ``verify`` does for paths in an answer file)."""
+
+    def local(citation: Citation) -> Citation:
+        url = citation.url or ""
+        if url.startswith("file://"):
+            return replace(citation, url=None, path=url.removeprefix("file://"))
+        if url and "://" not in url and not re.match(r"(?i)^(?:doi:|arxiv:|10\.\d)", url):
+            path = Path(url.removeprefix("file:"))
+            return replace(citation, url=None, path=str(path if path.is_absolute() else base / path))
+        if citation.path and not Path(citation.path).expanduser().is_absolute():
+            return replace(citation, path=str(base / citation.path))
+        return citation
+
+    claims = tuple(replace(claim, citations=tuple(local(c) for c in claim.citations)) for claim in parsed.claims)
+    return replace(parsed, claims=claims)
 
 
 async def verify_batch(
@@ -271,6 +299,7 @@ async def verify_batch(
     engine: Any,
     concurrency: int = DEFAULT_CONCURRENCY,
     local_files: LocalFilePolicy = LocalFilePolicy(),
+    paths_relative_to: Path | None = None,
 ) -> AsyncIterator[dict[str, Any]]:
     """One record per item, in the order they finish, with up to ``concurrency`` answers in flight.
 
@@ -293,7 +322,7 @@ async def verify_batch(
                 if isinstance(item, BadLine):
                     yield item.to_record()
                     continue
-                running.add(asyncio.ensure_future(verify_item(engine, item, local_files)))
+                running.add(asyncio.ensure_future(verify_item(engine, item, local_files, paths_relative_to)))
             if not running:
                 continue
             done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
@@ -493,6 +522,9 @@ def run_batch(
     cluster (``citemark.batch_ray``) instead of in this process.
     """
     summary = summary if summary is not None else BatchSummary()
+    base = None
+    if local_files.allow_any:  # the CLI's user named the file: its relative paths are read from its folder
+        base = Path.cwd() if str(input_path) == "-" else Path(input_path).resolve().parent
     with ResultsFile(Path(output_path)) as results:
         for record in results.previous:
             summary.add(record)
@@ -512,19 +544,20 @@ def run_batch(
                 from citemark.batch_ray import verify_on_ray
 
                 for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
-                                            concurrency=concurrency, local_files=local_files):
+                                            concurrency=concurrency, local_files=local_files, paths_relative_to=base):
                     write(record)
             else:
                 asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,
-                                       cache=cache))
+                                       cache=cache, base=base))
     return summary
 
 
 async def _run_local(items: Iterable[BatchItem | BadLine], settings: Settings, write: Any, *, concurrency: int,
-                     local_files: LocalFilePolicy, cache: Any) -> None:
+                     local_files: LocalFilePolicy, cache: Any, base: Path | None) -> None:
     async with batch_engine(settings, cache=cache) as engine:
         engine.warm_up()
-        async for record in verify_batch(items, engine=engine, concurrency=concurrency, local_files=local_files):
+        async for record in verify_batch(items, engine=engine, concurrency=concurrency, local_files=local_files,
+                                         paths_relative_to=base):
             write(record)
 
 

@@ -12,13 +12,15 @@ machine share its SQLite source cache), not across nodes: sharing documents betw
 machines would cost more than fetching a page again.
 
 Ray is an optional extra (``pip install 'citemark[ray]'``), imported only here; every
-worker needs the citemark wheel (with its model pack) installed in its Python.
+worker needs the citemark wheel (with its model pack) installed in its Python, and any
+local files the answers cite at the same path.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator
+from pathlib import Path
 from typing import Any
 
 from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, batch_engine, verify_batch
@@ -39,8 +41,10 @@ CPUS_PER_ACTOR = 4
 class Verifier:
     """One engine on one worker; ``verify`` takes a shard of items and returns their records."""
 
-    def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy) -> None:
+    def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy,
+                 paths_relative_to: Path | None) -> None:
         self.settings = settings
+        self.paths_relative_to = paths_relative_to
         self.concurrency = concurrency
         self.local_files = local_files
         self._engine: Any = None
@@ -54,7 +58,8 @@ class Verifier:
     async def verify(self, items: list[BatchItem]) -> list[dict[str, Any]]:
         engine = await self._engine_ready()
         return [record async for record in verify_batch(items, engine=engine, concurrency=self.concurrency,
-                                                        local_files=self.local_files)]
+                                                        local_files=self.local_files,
+                                                        paths_relative_to=self.paths_relative_to)]
 
     async def _engine_ready(self) -> Any:
         if self._engine is None:
@@ -72,6 +77,7 @@ def verify_on_ray(
     actors: int | None = None,
     concurrency: int = DEFAULT_CONCURRENCY,
     local_files: LocalFilePolicy = LocalFilePolicy(),
+    paths_relative_to: Path | None = None,
     shard_size: int = SHARD_SIZE,
 ) -> Iterator[dict[str, Any]]:
     """Records for ``items``, verified by actors on the Ray cluster at ``address``, in the order shards finish.
@@ -86,7 +92,7 @@ def verify_on_ray(
     if started_here:
         ray.init(address=None if address == "local" else address, log_to_driver=False)
     try:
-        pool = _start_actors(ray, settings, actors, concurrency, local_files)
+        pool = _start_actors(ray, settings, actors, concurrency, local_files, paths_relative_to)
         yield from _feed(ray, pool, items, shard_size)
     finally:
         if started_here:
@@ -102,14 +108,14 @@ def _import_ray() -> Any:
 
 
 def _start_actors(ray: Any, settings: Settings, actors: int | None, concurrency: int,
-                  local_files: LocalFilePolicy) -> list[Any]:
+                  local_files: LocalFilePolicy, paths_relative_to: Path | None) -> list[Any]:
     cpus = int(ray.cluster_resources().get("CPU", 1))
     per_actor = min(CPUS_PER_ACTOR, cpus)
     count = actors or max(1, cpus // per_actor)
     if actors:
         per_actor = max(1, min(per_actor, cpus // actors))
     remote = ray.remote(num_cpus=per_actor)(Verifier)
-    pool = [remote.remote(settings, concurrency, local_files) for _ in range(count)]
+    pool = [remote.remote(settings, concurrency, local_files, paths_relative_to) for _ in range(count)]
     models = set(ray.get([actor.ready.remote() for actor in pool]))
     if len(models) > 1:
         raise InputError(f"the Ray workers judge with different models ({', '.join(sorted(models))}); "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from citemark.batch import batch_engine, verify_batch
-from tests.conftest import Reply
+from tests.conftest import ROOT, Reply
 
 LOOPBACK = {"CITEMARK_ALLOW_PRIVATE_NETWORK": "1"}
 
@@ -194,3 +195,23 @@ def test_ctrl_c_stops_after_the_finished_lines_and_exits_130(server, home, tmp_p
     assert b"run the same command to resume" in stderr and b"Traceback" not in stderr
     lines = out.read_bytes().splitlines()
     assert 2 <= len(lines) < 12 and all(json.loads(line)["verdicts"] for line in lines)
+
+
+def test_the_example_file_and_its_local_paths_read_as_verify_reads_them(home, tmp_path):
+    example = ROOT / "examples" / "batch.jsonl"
+    result = citemark("batch", str(example), "--out", str(tmp_path / "out.jsonl"), "--model", "none")
+    assert result.returncode == 0, result.stderr.decode()
+    records = {r["id"]: r for r in read_jsonl(tmp_path / "out.jsonl")}
+    verdicts = {key: [v["verdict"] for v in r["verdicts"]] for key, r in records.items() if key}
+    assert verdicts == {"eiffel-1": ["supported", "contradicted"], "eiffel-2": ["supported", "supported"],
+                        "eiffel-3": ["supported"], "eiffel-4": ["supported", "unreachable"]}
+    assert records[None]["error"]["code"] == "E101"
+    # the first answer, saved as a file beside the example's sources, gives verify the same report
+    shutil.copytree(ROOT / "examples" / "sources", tmp_path / "sources")
+    answer = json.loads(example.read_text().splitlines()[0])["answer"]
+    (tmp_path / "answer.md").write_text(answer, encoding="utf-8")
+    verified = json.loads(citemark("verify", str(tmp_path / "answer.md"), "--json", "--model", "none").stdout)
+    batch_record = dict(records["eiffel-1"])
+    del batch_record["id"]
+    text = json.dumps(batch_record).replace(str(ROOT / "examples"), str(tmp_path))
+    assert json.loads(text) == verified
