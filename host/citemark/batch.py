@@ -131,6 +131,10 @@ def _item(number: int, raw: bytes, max_line_bytes: int) -> BatchItem | BadLine:
         return BadLine(number, None, AnswerFormatError(f"line {number}: not UTF-8 ({error.reason} at byte {error.start})"))
     except ValueError as error:
         return BadLine(number, None, AnswerFormatError(f"line {number}: not valid JSON ({error})"))
+    return _with_id(number, data)
+
+
+def _with_id(number: int, data: Any) -> BatchItem | BadLine:
     if not isinstance(data, dict):
         return BadLine(number, None, AnswerFormatError(f"line {number}: expected a JSON object with an 'id'"))
     item_id = data.get("id")
@@ -167,12 +171,13 @@ class BatchSources:
     It stands in for ``Engine.loader`` with the same ``load`` method.
     """
 
-    def __init__(self, loader: Any, *, max_chars: int = 200_000_000) -> None:
+    def __init__(self, loader: Any, *, max_chars: int = 100_000_000, max_entries: int = 100_000) -> None:
         self.loader = loader
         self.max_chars = max_chars
+        self.max_entries = max_entries
         self._loads: OrderedDict[str, asyncio.Future[Document]] = OrderedDict()
         self._chars = 0
-        self.loaded = 0  # distinct URLs loaded (not served from memory)
+        self.loaded = 0  # loads started (a URL pushed out of memory and cited again counts twice)
 
     async def load(self, citation: Citation, local_files: LocalFilePolicy = LocalFilePolicy()) -> Document:
         if citation.url is None:
@@ -192,15 +197,19 @@ class BatchSources:
         return await asyncio.shield(future)
 
     def _settled(self, key: str, future: asyncio.Future[Document]) -> None:
-        if future.cancelled():  # every answer waiting for it went away: load it again when asked
-            if self._loads.get(key) is future:
-                del self._loads[key]
+        if self._loads.get(key) is not future:
+            return
+        if future.cancelled():  # the batch is shutting down
+            del self._loads[key]
             return
         if future.exception() is None:
             self._chars += len(future.result().text)
-        while self._chars > self.max_chars and len(self._loads) > 1:
-            _, oldest = self._loads.popitem(last=False)
-            if oldest.done() and not oldest.cancelled() and oldest.exception() is None:
+        while (self._chars > self.max_chars or len(self._loads) > self.max_entries) and len(self._loads) > 1:
+            oldest_key, oldest = next(iter(self._loads.items()))
+            if not oldest.done():
+                break  # still loading: it is counted, and can be let go, once it settles
+            del self._loads[oldest_key]
+            if not oldest.cancelled() and oldest.exception() is None:
                 self._chars -= len(oldest.result().text)
 
 
@@ -343,9 +352,7 @@ async def _as_async(items: Iterable[Any] | AsyncIterable[Any]) -> AsyncIterator[
         numbered += 1
         if isinstance(item, BatchItem | BadLine):
             return item
-        if isinstance(item, dict):
-            return _item(numbered, json.dumps(item).encode(), 1 << 62)
-        return BadLine(numbered, None, InputError(f"item {numbered}: expected a dict with an 'id'"))
+        return _with_id(numbered, item)
 
     if isinstance(items, AsyncIterable):
         async for item in items:
