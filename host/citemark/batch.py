@@ -238,7 +238,7 @@ async def batch_engine(settings: Settings, *, cache: Any = "auto", scorer: Any =
 
 async def verify_item(engine: Any, item: BatchItem, local_files: LocalFilePolicy = LocalFilePolicy(),
                       paths_relative_to: Path | None = None) -> dict[str, Any]:
-    """One output record: ``{"id", **verify --json report}``, or an error record; never raises a CitemarkError.
+    """One output record: ``{"id", **verify --json report}``, or an error record; raises nothing but cancellation.
 
     ``paths_relative_to``: where relative local paths in answers are read from (the input
     file's folder, as ``verify`` reads them from the answer file's); None leaves them be.
@@ -247,6 +247,9 @@ async def verify_item(engine: Any, item: BatchItem, local_files: LocalFilePolicy
         report = await _report(engine, item.fields, local_files, paths_relative_to)
     except CitemarkError as error:
         return error_record(item.id, item.line, error)
+    except Exception as error:  # a bug met by one answer is that answer's error, not the end of the batch
+        log.warning("line %d (id %r): internal error", item.line, item.id, exc_info=True)
+        return error_record(item.id, item.line, CitemarkError(f"internal error: {type(error).__name__}: {error}"))
     return {"id": item.id, **report.to_dict()}
 
 

@@ -115,3 +115,26 @@ def test_progress_is_a_log_line_every_few_seconds_when_not_on_a_terminal():
     assert logged[0].startswith("citemark: 21/100 answers")
     assert logged[-1].startswith("citemark: 40/100 answers") and "123/min" in logged[-1]
     assert "4.1 claims/s" in logged[-1] and "ETA 0m29s" in logged[-1] and "✔ 40 ◐ 40" in logged[-1]
+
+
+class BrokenEngine:
+    """An engine whose parser path meets a bug on one answer."""
+
+    settings = type("S", (), {"max_answer_chars": 1000})()
+    model_name = "none"
+
+    async def report(self, parsed, local_files=None):  # noqa: ANN001, ANN201
+        if parsed.claims[0].text.startswith("boom"):
+            raise KeyError("a bug")
+        from citemark.types import Report
+
+        return Report(model="none")
+
+
+async def test_a_bug_met_by_one_answer_is_its_error_record_and_the_batch_goes_on():
+    from citemark.batch import verify_batch
+
+    items = [{"id": n, "claims": [{"claim": text, "source_text": "x"}]} for n, text in enumerate(["ok", "boom", "ok"])]
+    records = [r async for r in verify_batch(items, engine=BrokenEngine(), concurrency=2)]
+    assert sorted((r["id"], "error" in r) for r in records) == [(0, False), (1, True), (2, False)]
+    assert [r["error"]["code"] for r in records if "error" in r] == ["E000"]
