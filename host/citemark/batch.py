@@ -554,7 +554,8 @@ def run_batch(
                 from citemark.batch_ray import verify_on_ray
 
                 for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
-                                            concurrency=concurrency, local_files=local_files, paths_relative_to=base):
+                                            concurrency=concurrency, local_files=local_files, paths_relative_to=base,
+                                            shared_cache=cache is not None):
                     write(record)
             else:
                 asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,

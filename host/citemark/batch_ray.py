@@ -42,8 +42,9 @@ class Verifier:
     """One engine on one worker; ``verify`` takes a shard of items and returns their records."""
 
     def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy,
-                 paths_relative_to: Path | None) -> None:
+                 paths_relative_to: Path | None, shared_cache: bool = True) -> None:
         self.settings = settings
+        self.shared_cache = shared_cache
         self.paths_relative_to = paths_relative_to
         self.concurrency = concurrency
         self.local_files = local_files
@@ -63,7 +64,7 @@ class Verifier:
 
     async def _engine_ready(self) -> Any:
         if self._engine is None:
-            self._context = batch_engine(self.settings)
+            self._context = batch_engine(self.settings, cache="auto" if self.shared_cache else None)
             self._engine = await self._context.__aenter__()
             self._engine.warm_up()
         return self._engine
@@ -78,21 +79,23 @@ def verify_on_ray(
     concurrency: int = DEFAULT_CONCURRENCY,
     local_files: LocalFilePolicy = LocalFilePolicy(),
     paths_relative_to: Path | None = None,
+    shared_cache: bool = True,
     shard_size: int = SHARD_SIZE,
 ) -> Iterator[dict[str, Any]]:
     """Records for ``items``, verified by actors on the Ray cluster at ``address``, in the order shards finish.
 
     ``address``: ``auto`` (the cluster this machine belongs to), ``ray://HOST:10001``,
     ``HOST:6379``, or ``local`` (start a cluster in this process). If Ray is already
-    initialised (a notebook, a test), that connection is used. A shard whose actor dies
-    is not written, so running the batch again verifies it.
+    initialised (a notebook, a test), that connection is used. ``shared_cache=False``
+    gives each actor a temporary source cache. A shard whose actor dies is not written,
+    so running the batch again verifies it.
     """
     ray = _import_ray()
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=None if address == "local" else address, log_to_driver=False)
     try:
-        pool = _start_actors(ray, settings, actors, concurrency, local_files, paths_relative_to)
+        pool = _start_actors(ray, settings, actors, [concurrency, local_files, paths_relative_to, shared_cache])
         yield from _feed(ray, pool, items, shard_size)
     finally:
         if started_here:
@@ -107,15 +110,14 @@ def _import_ray() -> Any:
     return ray
 
 
-def _start_actors(ray: Any, settings: Settings, actors: int | None, concurrency: int,
-                  local_files: LocalFilePolicy, paths_relative_to: Path | None) -> list[Any]:
+def _start_actors(ray: Any, settings: Settings, actors: int | None, options: list[Any]) -> list[Any]:
     cpus = int(ray.cluster_resources().get("CPU", 1))
     per_actor = min(CPUS_PER_ACTOR, cpus)
     count = actors or max(1, cpus // per_actor)
     if actors:
         per_actor = max(1, min(per_actor, cpus // actors))
     remote = ray.remote(num_cpus=per_actor)(Verifier)
-    pool = [remote.remote(settings, concurrency, local_files, paths_relative_to) for _ in range(count)]
+    pool = [remote.remote(settings, *options) for _ in range(count)]
     models = set(ray.get([actor.ready.remote() for actor in pool]))
     if len(models) > 1:
         raise InputError(f"the Ray workers judge with different models ({', '.join(sorted(models))}); "
