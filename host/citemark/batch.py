@@ -535,31 +535,30 @@ def run_batch(
     base = None
     if local_files.allow_any:  # the CLI's user named the file: its relative paths are read from its folder
         base = Path.cwd() if str(input_path) == "-" else Path(input_path).resolve().parent
-    with ResultsFile(Path(output_path)) as results:
+    with _open_input(input_path) as stream, ResultsFile(Path(output_path)) as results:
         for record in results.previous:
             summary.add(record)
         summary.resumed = len(results.previous)
         results.previous.clear()
-        with _open_input(input_path) as stream:
-            items = read_items(bounded_lines(stream, _max_line_bytes(settings)), max_line_bytes=_max_line_bytes(settings),
-                               skip=results.done_ids, skip_lines=results.done_lines)
+        items = read_items(bounded_lines(stream, _max_line_bytes(settings)), max_line_bytes=_max_line_bytes(settings),
+                           skip=results.done_ids, skip_lines=results.done_lines)
 
-            def write(record: dict[str, Any]) -> None:
-                results.write(record)
-                summary.add(record)
-                if on_record is not None:
-                    on_record(record)
+        def write(record: dict[str, Any]) -> None:
+            results.write(record)
+            summary.add(record)
+            if on_record is not None:
+                on_record(record)
 
-            if ray_address is not None:
-                from citemark.batch_ray import verify_on_ray
+        if ray_address is not None:
+            from citemark.batch_ray import verify_on_ray
 
-                for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
-                                            concurrency=concurrency, local_files=local_files, paths_relative_to=base,
-                                            shared_cache=cache is not None):
-                    write(record)
-            else:
-                asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,
-                                       cache=cache, base=base))
+            for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
+                                        concurrency=concurrency, local_files=local_files, paths_relative_to=base,
+                                        shared_cache=cache is not None):
+                write(record)
+        else:
+            asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,
+                                   cache=cache, base=base))
     return summary
 
 

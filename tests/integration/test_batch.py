@@ -215,3 +215,17 @@ def test_the_example_file_and_its_local_paths_read_as_verify_reads_them(home, tm
     del batch_record["id"]
     text = json.dumps(batch_record).replace(str(ROOT / "examples"), str(tmp_path))
     assert json.loads(text) == verified
+
+
+@pytest.mark.parametrize(("args", "needle"), [
+    (["missing.jsonl", "--out", "{out}"], "no such file"),
+    (["{input}", "--out", "{out}", "--concurrency", "0"], "--concurrency"),
+    (["{input}", "--out", "{input}"], "must not be the input"),
+    (["{input}", "--out", "{out}", "--ray-actors", "2"], "goes with --ray"),
+])
+def test_usage_errors_are_exit_2_and_leave_the_output_alone(home, tmp_path, args, needle):
+    source = write_jsonl(tmp_path / "in.jsonl", [{"id": 1, "claim": "x", "source": "y"}])
+    out = tmp_path / "out.jsonl"
+    result = citemark("batch", *[a.format(input=source, out=out) for a in args], "--model", "none")
+    assert result.returncode == 2 and needle in result.stderr.decode()
+    assert not out.exists() and source.read_text().count("\n") == 1
