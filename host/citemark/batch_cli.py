@@ -1,10 +1,11 @@
 """``citemark batch IN.jsonl --out OUT.jsonl``: the batch door, its progress bar and its closing summary.
 
-Its arguments are declared in ``cli.py`` (so that building the parser imports nothing heavy). The work is ``citemark.batch.run_batch``; this module only shows it. On a terminal a
-progress line is redrawn in place (answers/s, claims/s, ETA, counts by verdict); when
-stderr is a file or a pipe, the same line is logged every ``LOG_EVERY`` seconds. Ctrl-C
-or SIGTERM stops the batch after the lines already written, prints the summary so far,
-and exits 130; the same command resumes it.
+The work is ``citemark.batch.run_batch``; this module only shows it, and its arguments
+are declared in ``cli.py`` (so building the parser imports nothing heavy). On a
+terminal a progress line is redrawn in place (answers/min, claims/s, ETA, counts by
+verdict); when stderr is a file or a pipe, the same line is logged every ``LOG_EVERY``
+seconds. Ctrl-C or SIGTERM stops the batch after the lines already written, prints the
+summary so far, and exits 130; the same command resumes it.
 """
 
 from __future__ import annotations
