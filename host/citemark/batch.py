@@ -29,6 +29,7 @@ import logging
 import os
 import re
 import tempfile
+import time
 from collections import Counter, OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
 from dataclasses import dataclass, field, replace
@@ -167,12 +168,16 @@ class BatchSources:
 
     The engine's loader already shares a load between concurrent requests and the cache
     keeps readable pages; this also remembers failures (a dead link cited by a thousand
-    answers is requested once) and keeps recent documents in memory, up to ``max_chars``.
-    It stands in for ``Engine.loader`` with the same ``load`` method.
+    answers is requested once; after ``failure_ttl`` seconds it is tried again, as a long
+    batch outlives a server's bad minute) and keeps recent documents in memory, up to
+    ``max_chars``. It stands in for ``Engine.loader`` with the same ``load`` method.
     """
 
-    def __init__(self, loader: Any, *, max_chars: int = 100_000_000, max_entries: int = 100_000) -> None:
+    def __init__(self, loader: Any, *, max_chars: int = 100_000_000, max_entries: int = 100_000,
+                 failure_ttl: float = 600.0) -> None:
         self.loader = loader
+        self.failure_ttl = failure_ttl
+        self._failed_at: dict[str, float] = {}
         self.max_chars = max_chars
         self.max_entries = max_entries
         self._loads: OrderedDict[str, asyncio.Future[Document]] = OrderedDict()
@@ -187,6 +192,10 @@ class BatchSources:
         except ValueError:
             return await self.loader.load(citation, local_files)  # the loader raises the error the engine reports
         future = self._loads.get(key)
+        failed_at = self._failed_at.get(key)
+        if future is not None and failed_at is not None and time.monotonic() - failed_at > self.failure_ttl:
+            del self._loads[key], self._failed_at[key]
+            future = None
         if future is None:
             future = asyncio.ensure_future(self.loader.load(citation, local_files))
             future.add_done_callback(lambda done: self._settled(key, done))
@@ -204,11 +213,14 @@ class BatchSources:
             return
         if future.exception() is None:
             self._chars += len(future.result().text)
+        else:
+            self._failed_at[key] = time.monotonic()
         while (self._chars > self.max_chars or len(self._loads) > self.max_entries) and len(self._loads) > 1:
             oldest_key, oldest = next(iter(self._loads.items()))
             if not oldest.done():
                 break  # still loading: it is counted, and can be let go, once it settles
             del self._loads[oldest_key]
+            self._failed_at.pop(oldest_key, None)
             if not oldest.cancelled() and oldest.exception() is None:
                 self._chars -= len(oldest.result().text)
 

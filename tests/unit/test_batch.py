@@ -6,6 +6,8 @@ import asyncio
 import io
 import json
 
+import pytest
+
 from citemark.batch import BadLine, BatchItem, BatchSources, BatchSummary, ResultsFile, bounded_lines, read_items
 from citemark.batch_cli import BatchProgress
 from citemark.errors import SourceUnreachable
@@ -138,3 +140,15 @@ async def test_a_bug_met_by_one_answer_is_its_error_record_and_the_batch_goes_on
     records = [r async for r in verify_batch(items, engine=BrokenEngine(), concurrency=2)]
     assert sorted((r["id"], "error" in r) for r in records) == [(0, False), (1, True), (2, False)]
     assert [r["error"]["code"] for r in records if "error" in r] == ["E000"]
+
+
+async def test_a_failure_is_tried_again_after_its_time_is_up():
+    loader = CountingLoader()
+    sources = BatchSources(loader, failure_ttl=0.05)
+    for _ in range(2):
+        with pytest.raises(SourceUnreachable):
+            await sources.load(Citation(url="https://a.example/dead"))
+    await asyncio.sleep(0.06)
+    with pytest.raises(SourceUnreachable):
+        await sources.load(Citation(url="https://a.example/dead"))
+    assert loader.calls == ["https://a.example/dead"] * 2
