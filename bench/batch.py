@@ -353,6 +353,7 @@ def main() -> int:
     try:
         local = asyncio.run(run_local(source, work / "local.jsonl", settings, args.concurrency, stages))
         measured = defaultdict(float, stages.seconds)  # the main run's stages (later passes add to ``stages``)
+        calls = {name: stages.calls[name] for name in ("fetch", "extraction", "indexing")}
         load_after = os.getloadavg()
         ray_run = None
         if args.ray:
@@ -379,6 +380,7 @@ def main() -> int:
             "retrieval": measured["retrieval"], "model": measured["model"],
             "judging_and_rest": max(0.0, local["loop_cpu_s"] - measured["retrieval"])}
     report["fetch_wall_s_overlapping"] = round(measured["fetch"], 2)
+    report["calls"] = calls  # each distinct source fetched, extracted and indexed once
     report["stages_busy_s"] = {name: round(seconds, 2) for name, seconds in busy.items()}
     report["stages_share"] = {name: round(seconds / sum(busy.values()), 3) for name, seconds in busy.items()}
     if local["model_alone"]:
@@ -399,7 +401,8 @@ def main() -> int:
           f"{conf['cpus_allowed']} CPUs; model {local['model']}")
     print(f"  {report['answers_per_min']} answers/min, {report['claims_per_s']} claims/s "
           f"({verify_s} s after warm-up; {local['wall_s']} s in all), peak RSS {report['peak_rss_mb']} MB; "
-          f"{local['sources_loaded']} sources loaded")
+          f"{local['sources_loaded']} sources loaded: {calls['fetch']} fetches, {calls['extraction']} extractions, "
+          f"{calls['indexing']} indexes built")
     print(f"  fetch {report['fetch_wall_s_overlapping']} s (wall, overlapping); busy: " + ", ".join(
         f"{name} {report['stages_busy_s'][name]} s ({share:.0%})" for name, share in report["stages_share"].items())
         + f"; process CPU {local['cpu_s']} s; load average {report['load_average_after'][0]:.1f}")
