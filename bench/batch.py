@@ -205,7 +205,8 @@ def peak_rss_mb() -> float:
 
 
 async def run_local(source: Path, out: Path, settings, concurrency: int, stages: Stages) -> dict:  # noqa: ANN001
-    from citemark.batch import BatchSummary, ResultsFile, batch_engine, bounded_lines, read_items, verify_batch
+    from citemark.batch import batch_engine, bounded_lines, read_items, verify_batch
+    from citemark.batch_results import BatchSummary, ResultsFile
 
     sampled: list[tuple[str, str]] = []
     score = None
@@ -269,8 +270,9 @@ def model_alone(score, pairs: list[tuple[str, str]]) -> dict:  # noqa: ANN001
 
 def run_on_ray(source: Path, out: Path, settings) -> dict:  # noqa: ANN001
     """One pass over the input on the Ray cluster already initialised: actors start, load the model, verify."""
-    from citemark.batch import BatchSummary, ResultsFile, bounded_lines, read_items
+    from citemark.batch import bounded_lines, read_items
     from citemark.batch_ray import verify_on_ray
+    from citemark.batch_results import BatchSummary, ResultsFile
 
     started = time.perf_counter()
     summary = BatchSummary()

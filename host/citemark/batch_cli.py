@@ -19,7 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from citemark.batch import BatchSummary, run_batch
+from citemark.batch import run_batch
+from citemark.batch_results import BatchSummary
 from citemark.errors import InputError
 from citemark.report import GLYPHS
 from citemark.settings import Settings

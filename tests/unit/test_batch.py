@@ -8,8 +8,9 @@ import json
 
 import pytest
 
-from citemark.batch import BadLine, BatchItem, BatchSources, BatchSummary, ResultsFile, bounded_lines, read_items
+from citemark.batch import BadLine, BatchItem, BatchSources, bounded_lines, read_items
 from citemark.batch_cli import BatchProgress
+from citemark.batch_results import BatchSummary, ResultsFile
 from citemark.errors import SourceUnreachable
 from citemark.types import Citation, Document
 
