@@ -49,8 +49,10 @@ __all__ = [
     "BatchItem",
     "BatchSources",
     "batch_engine",
-    "run_batch",
+    "bounded_lines",
+    "error_record",
     "read_items",
+    "run_batch",
     "verify_batch",
     "verify_item",
 ]
