@@ -71,7 +71,7 @@ class Engine:
         self.cache = cache if isinstance(cache, SourceCache) else None
         self.fetcher = Fetcher(self.settings, transport=transport, credentials=credentials)
         self.loader = SourceLoader(self.settings, self.fetcher, self.cache)
-        self._indexes: OrderedDict[str, EvidenceIndex] = OrderedDict()
+        self._indexes: OrderedDict[str, asyncio.Future[EvidenceIndex]] = OrderedDict()
         self._indexes_kept = indexes_kept  # a batch keeps more: its answers return to the same sources
 
     @property
@@ -209,16 +209,17 @@ class Engine:
         )
 
     async def _index(self, document: Document) -> EvidenceIndex:
+        """The source's evidence index, built once however many claims ask for it at the same moment."""
         key = hashlib.sha1(document.text.encode("utf-8", "surrogatepass")).hexdigest()
         index = self._indexes.get(key)
         if index is None:
-            index = await asyncio.to_thread(EvidenceIndex, document.text)
+            index = asyncio.ensure_future(asyncio.to_thread(EvidenceIndex, document.text))
             self._indexes[key] = index
             while len(self._indexes) > self._indexes_kept:
                 self._indexes.popitem(last=False)
         else:
             self._indexes.move_to_end(key)
-        return index
+        return await asyncio.shield(index)
 
 
 def _failed(claim: Claim, citation: Citation, decision: Decision, document: Document | None = None) -> Verdict:

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from citemark.batch import batch_engine, verify_batch
+from citemark.scoring.retrieve import EvidenceIndex
 from tests.conftest import ROOT, Reply
 
 LOOPBACK = {"CITEMARK_ALLOW_PRIVATE_NETWORK": "1"}
@@ -127,7 +128,16 @@ def test_bad_lines_are_reported_and_skipped_and_never_stop_the_batch(server, hom
     assert "2 answers verified, 6 lines with errors" in stderr and "Traceback" not in stderr
 
 
-async def test_each_distinct_source_is_fetched_once_for_the_whole_batch(server, settings):
+async def test_each_distinct_source_is_fetched_and_indexed_once_for_the_whole_batch(server, settings, monkeypatch):
+    import citemark.engine
+
+    built = Counter()
+
+    def counting_index(text):  # noqa: ANN001, ANN202
+        built[text[:30]] += 1
+        return EvidenceIndex(text)
+
+    monkeypatch.setattr(citemark.engine, "EvidenceIndex", counting_index)
     serve(server)
     paths = sorted(PAGES)
     items = [{"id": i, "claims": [{"claim": f"Claim {i} about {p[1:]} holds.", "url": server.url(p)}
@@ -138,6 +148,7 @@ async def test_each_distinct_source_is_fetched_once_for_the_whole_batch(server, 
     assert sorted(r["id"] for r in records) == list(range(30))
     fetched = Counter(path for path, _ in server.requests)
     assert {path: fetched[path] for path in [*paths, "/gone"]} == {path: 1 for path in [*paths, "/gone"]}
+    assert len(built) == 5 and set(built.values()) == {1}  # each page's evidence index built once
     unreachable = [v for r in records for v in r["verdicts"] if v["citation"]["url"].endswith("/gone")]
     assert len(unreachable) == 30 and {v["verdict"] for v in unreachable} == {"unreachable"}
 
