@@ -218,7 +218,10 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
         before = None
         if model is not None:
             score = model.score
+            probe_started, probe_cpu = time.perf_counter(), cpu_seconds()
             before = model_alone(score, model_probe_pairs())
+            started += time.perf_counter() - probe_started  # the probe is the bench's, not the batch's
+            cpu_started += cpu_seconds() - probe_cpu
 
             def recorded(pairs):  # noqa: ANN001, ANN202
                 if len(sampled) < 600:
@@ -244,8 +247,8 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
         fetched = engine.loader.loaded
         model_name = engine.model_name
     return {"model": model_name, "wall_s": round(finished - started, 2), "verify_s": round(finished - ready, 2),
-            "cpu_s": round(cpu, 2), "loop_cpu_s": round(loop_cpu, 2), "pairs_scored": pairs, "sources_loaded": fetched, "model_alone": solo,
-            "summary": summary.to_dict()}
+            "cpu_s": round(cpu, 2), "loop_cpu_s": round(loop_cpu, 2), "pairs_scored": pairs, "sources_loaded": fetched,
+            "model_alone": solo, "summary": summary.to_dict()}
 
 
 @functools.cache
