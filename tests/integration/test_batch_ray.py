@@ -12,7 +12,7 @@ import os
 import pytest
 
 from citemark.batch import run_batch
-from tests.integration.test_batch import PAGES, answers, write_jsonl
+from tests.support.batch import PAGES, answers, write_jsonl
 
 if os.environ.get("CI"):
     import ray  # CI installs the ray extra: a missing Ray fails here instead of skipping
