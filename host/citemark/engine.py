@@ -212,7 +212,7 @@ class Engine:
         """The source's evidence index, built once however many claims ask for it at the same moment."""
         key = hashlib.sha1(document.text.encode("utf-8", "surrogatepass")).hexdigest()
         index = self._indexes.get(key)
-        if index is None:
+        if index is None or index.get_loop() is not asyncio.get_running_loop():  # an engine reused by a new loop
             index = asyncio.ensure_future(asyncio.to_thread(EvidenceIndex, document.text))
             self._indexes[key] = index
             while len(self._indexes) > self._indexes_kept:
