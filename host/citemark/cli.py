@@ -122,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
 
     _add_refs(commands)
 
+    _batch_parser(commands)
     for name, help_text, module in _DOORS:
         door = commands.add_parser(name, help=help_text)
         door.set_defaults(handler=_door(module, name))
@@ -361,6 +362,27 @@ def _clear_scholarly_records(path: Path) -> None:
     records = RecordCache(path, ttl=0)
     records.clear()
     records.close()
+
+
+# ---------------------------------------------------------------- batch
+
+
+def _batch_parser(commands: argparse._SubParsersAction) -> None:
+    """``citemark batch``: its work lives in ``citemark.batch_cli``, imported only when it runs."""
+    batch = commands.add_parser("batch", help="verify a JSON Lines file of answers, resumably (--ray for a cluster)")
+    batch.add_argument("input", help="JSON Lines, one answer per line with an 'id' ('-' for standard input)")
+    batch.add_argument("--out", required=True, type=Path, help="JSON Lines results; ids already there are skipped")
+    batch.add_argument("--model", help="model pack name or folder; 'none' for lexical-only")
+    batch.add_argument("--concurrency", type=int, default=16, metavar="N", help="answers verified at once (default 16)")
+    batch.add_argument("--no-cache", action="store_true", help="use a temporary source cache, not the shared one")
+    batch.add_argument("--allow-dir", action="append", type=Path, metavar="DIR",
+                       help="also read local files the answers cite under DIR (default: only the input file's folder)")
+    batch.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster: auto, ray://HOST:10001, HOST:6379 or local")
+    batch.add_argument("--ray-actors", type=int, metavar="N", help="verifier actors (default: one per 4 cluster CPUs)")
+    batch.add_argument("--summary", type=Path, metavar="FILE", help="also write the summary as JSON to FILE")
+    batch.add_argument("-q", "--quiet", action="store_true", help="no progress and no summary on stderr")
+    batch.add_argument("-v", "--verbose", action="store_true")
+    batch.set_defaults(handler=_door("citemark.batch_cli", "batch"))
 
 
 # ---------------------------------------------------------------- the other doors

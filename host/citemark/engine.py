@@ -59,6 +59,7 @@ class Engine:
         credentials: CredentialLookup | None = None,
         cache: SourceCache | None | str = _AUTO,
         combiner: Combiner | None = None,
+        indexes_kept: int = 64,
     ) -> None:
         self.settings = settings or Settings.load()
         self.pack: ModelPack | None = None
@@ -73,7 +74,8 @@ class Engine:
         self.fetcher = Fetcher(self.settings, transport=transport, credentials=credentials)
         self.papers = _paper_sources(self.settings, transport, self.cache is not None)
         self.loader = SourceLoader(self.settings, self.fetcher, self.cache, self.papers)
-        self._indexes: OrderedDict[str, EvidenceIndex] = OrderedDict()
+        self._indexes: OrderedDict[str, asyncio.Future[EvidenceIndex]] = OrderedDict()
+        self._indexes_kept = indexes_kept  # a batch keeps more: its answers return to the same sources
 
     @property
     def model_name(self) -> str:
@@ -232,15 +234,16 @@ class Engine:
         return check_quotes(verdict, document)
 
     async def _index(self, document: Document, key: str) -> EvidenceIndex:
+        """The source's evidence index, built once however many claims ask for it at the same moment."""
         index = self._indexes.get(key)
-        if index is None:
-            index = await asyncio.to_thread(EvidenceIndex, document.text)
+        if index is None or index.get_loop() is not asyncio.get_running_loop():  # an engine reused by a new loop
+            index = asyncio.ensure_future(asyncio.to_thread(EvidenceIndex, document.text))
             self._indexes[key] = index
-            while len(self._indexes) > 64:
+            while len(self._indexes) > self._indexes_kept:
                 self._indexes.popitem(last=False)
         else:
             self._indexes.move_to_end(key)
-        return index
+        return await asyncio.shield(index)
 
 
 def _failed(claim: Claim, citation: Citation, decision: Decision, document: Document | None = None) -> Verdict:

@@ -225,7 +225,7 @@ class Report:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        ordered = sorted(self.verdicts, key=lambda v: v.claim_index)
+        ordered = sorted(self.verdicts, key=_answer_order)
         data = {
             "verdicts": [v.to_dict() for v in ordered],
             "unresolved": [u.to_dict() for u in self.unresolved],
@@ -235,6 +235,14 @@ class Report:
         if self.coverage is not None:
             data["coverage"] = self.coverage
         return data
+
+
+def _answer_order(verdict: Verdict) -> tuple[int, int, str, str]:
+    """Claims in answer order, a claim's citations by marker: the same order however the verdicts arrived."""
+    marker = verdict.citation.marker or ""
+    citation = verdict.citation
+    return (verdict.claim_index, int(marker) if marker.isdigit() else 1 << 30, marker,
+            citation.url or citation.path or citation.text or "")
 
 
 def summary_text(counts: dict[str, int], total: int) -> str:

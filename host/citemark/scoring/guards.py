@@ -202,8 +202,8 @@ _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 
 # Every claim citing a source is checked against the whole source: read its name words
-# once per source, not once per claim (a long page is cited many times).
-@functools.lru_cache(maxsize=16)
+# once per source, not once per claim (a long page is cited many times; a batch returns to hundreds of sources).
+@functools.lru_cache(maxsize=512)
 def _document_name_words(document: str) -> frozenset[str]:
     return frozenset(_name_words(document))
 

@@ -136,8 +136,9 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
     return found
 
 
-# Every claim citing a source is compared with its figures: read them once per source, not once per claim.
-@functools.lru_cache(maxsize=16)
+# Every claim citing a source is compared with its figures: read them once per source, not once per claim
+# (a batch returns to hundreds of sources).
+@functools.lru_cache(maxsize=512)
 def stated_in(source: str) -> tuple[Quantity, ...]:
     """Every figure a source text states, incidental number words included."""
     return tuple(parse_quantities(source, incidental=True))

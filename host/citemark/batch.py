@@ -1,0 +1,460 @@
+"""Verifying many answers in one run: JSON Lines in, one ``verify --json`` report per answer out, resumable.
+
+Each input line is a JSON object with an ``id`` and one of:
+
+- ``"answer"``: the answer as text in any supported format (Markdown, HTML, JSON;
+  ``"format"`` and ``"page_url"`` as for ``verify``), or as structured JSON inline;
+- ``"claims"``: a list of ``{"claim", "url" | "urls" | "source" | "source_text"}`` pairs;
+- ``"claim"`` and ``"source"``: one claim against one source, as ``verify --claim``.
+
+Other keys (a question, a model name, a timestamp) are left alone. Each output line is
+``{"id": ..., **report}`` where ``report`` is exactly what ``verify --json`` prints for
+that answer, or ``{"id": ..., "line": n, "error": {"code", "error", "message"}}`` for a
+line that could not be verified; a bad line never stops the batch.
+
+All answers share one ``Engine``: one fetcher (so per-host politeness limits hold across
+the whole batch), one model whose batches fill with the pairs of every answer in flight,
+and ``BatchSources``, which loads each distinct source once for the whole batch, failures
+included. ``ResultsFile`` (``batch_results``) makes a run resumable: ids already in the output are skipped,
+and every finished answer is on disk before the next one is counted, so a crash or
+Ctrl-C loses only the answers in flight.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import tempfile
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from citemark.answer import parse_answer
+from citemark.answer.structured import parse_structured
+from citemark.batch_results import BatchSummary, ResultsFile
+from citemark.errors import AnswerFormatError, AnswerTooLargeError, CitemarkError, InputError
+from citemark.settings import Settings
+from citemark.sources.loader import LocalFilePolicy
+from citemark.sources.resolve import resolve_reference
+from citemark.types import Citation, Document, ParsedAnswer, Report
+
+__all__ = [
+    "BadLine",
+    "BatchItem",
+    "BatchSources",
+    "batch_engine",
+    "bounded_lines",
+    "error_record",
+    "read_items",
+    "run_batch",
+    "verify_batch",
+    "verify_item",
+]
+
+log = logging.getLogger(__name__)
+
+#: Answers verified at once by one engine: enough to keep the model busy while sources download.
+DEFAULT_CONCURRENCY = 16
+#: Sources whose evidence index the engine keeps between answers (a batch returns to the same sources).
+BATCH_INDEXES_KEPT = 512  # as many as scoring keeps per-source readings for (quantities, guards)
+
+
+@dataclass(frozen=True, slots=True)
+class BatchItem:
+    """One input line with an id: the line's JSON object, not yet parsed as an answer."""
+
+    id: str | int
+    line: int
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class BadLine:
+    """A line that cannot even be given to the engine (not JSON, no id, a repeated id, too long)."""
+
+    line: int
+    id: str | int | None
+    error: CitemarkError
+
+    def to_record(self) -> dict[str, Any]:
+        return error_record(self.id, self.line, self.error)
+
+
+def error_record(item_id: str | int | None, line: int, error: CitemarkError) -> dict[str, Any]:
+    return {"id": item_id, "line": line, "error": error.to_dict()}
+
+
+# ---------------------------------------------------------------- reading input
+
+
+def read_items(lines: Iterable[bytes], *, max_line_bytes: int, skip: set[str] = frozenset(),  # type: ignore[assignment]
+               skip_lines: set[int] = frozenset()) -> Iterator[BatchItem | BadLine]:  # type: ignore[assignment]
+    """Items of a JSON Lines stream, in order; ids in ``skip`` (already done) are passed over.
+
+    ``lines`` yields raw lines (a file opened in binary mode does); a line longer than
+    ``max_line_bytes`` arrives as its first ``max_line_bytes + 1`` bytes (``bounded_lines``).
+    Blank lines are ignored. Lines without an id are matched on resume by number
+    (``skip_lines``), so each is reported once.
+    """
+    seen: set[str] = set()
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        item = _item(number, raw, max_line_bytes)
+        key = _id_key(item.id)
+        if key is None:
+            if number not in skip_lines:
+                yield item
+            continue
+        if key in skip:
+            seen.add(key)
+            continue
+        if key in seen:
+            yield BadLine(number, None, InputError(f"line {number}: id {item.id!r} was already used by an earlier line"))
+            continue
+        seen.add(key)
+        yield item
+
+
+def _item(number: int, raw: bytes, max_line_bytes: int) -> BatchItem | BadLine:
+    if len(raw) > max_line_bytes:
+        return BadLine(number, None, AnswerTooLargeError(f"line {number} is longer than {max_line_bytes:,} bytes"))
+    try:
+        data = json.loads(raw)
+    except UnicodeDecodeError as error:
+        return BadLine(number, None, AnswerFormatError(f"line {number}: not UTF-8 ({error.reason} at byte {error.start})"))
+    except ValueError as error:
+        return BadLine(number, None, AnswerFormatError(f"line {number}: not valid JSON ({error})"))
+    return _with_id(number, data)
+
+
+def _with_id(number: int, data: Any) -> BatchItem | BadLine:
+    if not isinstance(data, dict):
+        return BadLine(number, None, AnswerFormatError(f"line {number}: expected a JSON object with an 'id'"))
+    item_id = data.get("id")
+    if isinstance(item_id, bool) or not isinstance(item_id, str | int) or item_id == "":
+        return BadLine(number, None, InputError(f"line {number}: needs an 'id' (a string or an integer)"))
+    return BatchItem(item_id, number, data)
+
+
+def _id_key(item_id: str | int | None) -> str | None:
+    return None if item_id is None else str(item_id)
+
+
+def bounded_lines(stream: BinaryIO, limit: int) -> Iterator[bytes]:
+    """Lines of ``stream``, each cut at ``limit + 1`` bytes (the rest of a long line is skipped unread into memory)."""
+    while True:
+        line = stream.readline(limit + 1)
+        if not line:
+            return
+        if len(line) > limit and not line.endswith(b"\n"):
+            while (rest := stream.readline(1 << 20)) and not rest.endswith(b"\n"):
+                pass
+        yield line
+
+
+# ---------------------------------------------------------------- verifying
+
+
+class BatchSources:
+    """Each distinct URL of the batch loaded once: the document, or the failure, shared by every answer citing it.
+
+    The engine's loader already shares a load between concurrent requests and the cache
+    keeps readable pages; this also remembers failures (a dead link cited by a thousand
+    answers is requested once; after ``failure_ttl`` seconds it is tried again, as a long
+    batch outlives a server's bad minute) and keeps recent documents in memory, up to
+    ``max_chars``. It stands in for ``Engine.loader`` with the same ``load`` method.
+    """
+
+    def __init__(self, loader: Any, *, max_chars: int = 100_000_000, max_entries: int = 100_000,
+                 failure_ttl: float = 600.0) -> None:
+        self.loader = loader
+        self.failure_ttl = failure_ttl
+        self._failed_at: dict[str, float] = {}
+        self.max_chars = max_chars
+        self.max_entries = max_entries
+        self._loads: OrderedDict[str, asyncio.Future[Document]] = OrderedDict()
+        self._chars = 0
+        self.loaded = 0  # loads started (a URL pushed out of memory and cited again counts twice)
+
+    async def load(self, citation: Citation, local_files: LocalFilePolicy = LocalFilePolicy()) -> Document:
+        if citation.url is None:
+            return await self.loader.load(citation, local_files)
+        try:
+            key = resolve_reference(citation.url)
+        except ValueError:
+            return await self.loader.load(citation, local_files)  # the loader raises the error the engine reports
+        future = self._loads.get(key)
+        failed_at = self._failed_at.get(key)
+        if future is not None and failed_at is not None and time.monotonic() - failed_at > self.failure_ttl:
+            del self._loads[key], self._failed_at[key]
+            future = None
+        if future is None:
+            future = asyncio.ensure_future(self.loader.load(citation, local_files))
+            future.add_done_callback(lambda done: self._settled(key, done))
+            self._loads[key] = future
+            self.loaded += 1
+        else:
+            self._loads.move_to_end(key)
+        return await asyncio.shield(future)
+
+    def _settled(self, key: str, future: asyncio.Future[Document]) -> None:
+        if self._loads.get(key) is not future:
+            return
+        if future.cancelled():  # the batch is shutting down
+            del self._loads[key]
+            return
+        if future.exception() is None:
+            self._chars += len(future.result().text)
+        else:
+            self._failed_at[key] = time.monotonic()
+        while (self._chars > self.max_chars or len(self._loads) > self.max_entries) and len(self._loads) > 1:
+            oldest_key, oldest = next(iter(self._loads.items()))
+            if not oldest.done():
+                break  # still loading: it is counted, and can be let go, once it settles
+            del self._loads[oldest_key]
+            self._failed_at.pop(oldest_key, None)
+            if not oldest.cancelled() and oldest.exception() is None:
+                self._chars -= len(oldest.result().text)
+
+
+@contextlib.asynccontextmanager
+async def batch_engine(settings: Settings, *, cache: Any = "auto", scorer: Any = "auto",
+                       **engine_options: Any) -> AsyncIterator[Any]:
+    """An ``Engine`` set up for a batch: ``BatchSources`` in front of its loader and a large index cache.
+
+    ``cache=None`` still gives the batch a cache: a temporary SQLite file, deleted
+    afterwards, so that even then every source is fetched once.
+    """
+    from citemark.engine import Engine
+    from citemark.sources.cache import SourceCache
+
+    with contextlib.ExitStack() as scratch:
+        if cache is None:
+            folder = scratch.enter_context(tempfile.TemporaryDirectory(prefix="citemark-batch-"))
+            cache = SourceCache(Path(folder) / "sources.sqlite3")
+        engine = Engine(settings, cache=cache, scorer=scorer, indexes_kept=BATCH_INDEXES_KEPT, **engine_options)
+        engine.loader = BatchSources(engine.loader)
+        try:
+            yield engine
+        finally:
+            await engine.aclose()
+
+
+async def verify_item(engine: Any, item: BatchItem, local_files: LocalFilePolicy = LocalFilePolicy(),
+                      paths_relative_to: Path | None = None) -> dict[str, Any]:
+    """One output record: ``{"id", **verify --json report}``, or an error record; raises nothing but cancellation.
+
+    ``paths_relative_to``: where relative local paths in answers are read from (the input
+    file's folder, as ``verify`` reads them from the answer file's); None leaves them be.
+    """
+    try:
+        report = await _report(engine, item.fields, local_files, paths_relative_to)
+    except CitemarkError as error:
+        return error_record(item.id, item.line, error)
+    except Exception as error:  # a bug met by one answer is that answer's error, not the end of the batch
+        log.warning("line %d (id %r): internal error", item.line, item.id, exc_info=True)
+        return error_record(item.id, item.line, CitemarkError(f"internal error: {type(error).__name__}: {error}"))
+    return {"id": item.id, **report.to_dict()}
+
+
+async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePolicy, base: Path | None) -> Report:
+    kinds = [name for name in ("answer", "claims", "claim") if name in fields]
+    if len(kinds) != 1:
+        raise InputError("a line needs exactly one of 'answer', 'claims', or 'claim' with 'source'")
+    limit = engine.settings.max_answer_chars
+    if kinds == ["claim"]:
+        claim, source = fields.get("claim"), fields.get("source")
+        if not isinstance(claim, str) or not claim.strip() or not isinstance(source, str) or not source.strip():
+            raise InputError("'claim' and 'source' must both be non-empty strings")
+        if len(claim) + len(source) > limit:
+            raise AnswerTooLargeError(f"claim and source are longer than {limit:,} characters")
+        if base is not None and source.startswith(("./", "../")):
+            source = str(base / source)
+        verdict = await engine.verify_claim(claim, source, local_files=local_files)
+        return Report(verdicts=[verdict], model=engine.model_name)
+    answer = fields[kinds[0]]
+    if kinds == ["claims"] and not isinstance(answer, list):
+        raise AnswerFormatError("'claims' must be a list of {claim, url} objects")
+    if isinstance(answer, str):
+        if len(answer) > limit:
+            raise AnswerTooLargeError(f"answer is longer than {limit:,} characters")
+        fmt, page_url = fields.get("format"), fields.get("page_url")
+        if fmt is not None and not isinstance(fmt, str) or page_url is not None and not isinstance(page_url, str):
+            raise InputError("'format' and 'page_url' must be strings")
+        parsed = parse_answer(answer, fmt, page_url=page_url)
+    elif isinstance(answer, list | dict):
+        parsed = parse_structured(answer)
+    else:
+        raise AnswerFormatError("'answer' must be a string, or structured JSON (a list or an object)")
+    if base is not None:
+        parsed = _rebase(parsed, base)
+    return await engine.report(parsed, local_files=local_files)
+
+
+def _rebase(parsed: ParsedAnswer, base: Path) -> ParsedAnswer:
+    """Citations of local files, read relative to ``base`` (what ``verify`` does for paths in an answer file)."""
+
+    def local(citation: Citation) -> Citation:
+        url = citation.url or ""
+        if url.startswith("file://"):
+            return replace(citation, url=None, path=url.removeprefix("file://"))
+        if url and "://" not in url and not re.match(r"(?i)^(?:doi:|arxiv:|10\.\d)", url):
+            path = Path(url.removeprefix("file:"))
+            return replace(citation, url=None, path=str(path if path.is_absolute() else base / path))
+        if citation.path and not Path(citation.path).expanduser().is_absolute():
+            return replace(citation, path=str(base / citation.path))
+        return citation
+
+    claims = tuple(replace(claim, citations=tuple(local(c) for c in claim.citations)) for claim in parsed.claims)
+    return replace(parsed, claims=claims)
+
+
+async def verify_batch(
+    items: Iterable[BatchItem | BadLine | dict[str, Any]] | AsyncIterable[BatchItem | BadLine | dict[str, Any]],
+    *,
+    engine: Any,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    local_files: LocalFilePolicy = LocalFilePolicy(),
+    paths_relative_to: Path | None = None,
+) -> AsyncIterator[dict[str, Any]]:
+    """One record per item, in the order they finish, with up to ``concurrency`` answers in flight.
+
+    ``items`` may be plain dicts (``{"id": ..., "answer": ...}``), numbered as lines from 1.
+    The input is read lazily, so a million-line file never sits in memory.
+    """
+    if concurrency < 1:
+        raise InputError("concurrency must be at least 1")
+    source = _as_async(items)
+    running: set[asyncio.Task[dict[str, Any]]] = set()
+    exhausted = False
+    try:
+        while running or not exhausted:
+            while not exhausted and len(running) < concurrency:
+                try:
+                    item = await anext(source)
+                except StopAsyncIteration:
+                    exhausted = True
+                    break
+                if isinstance(item, BadLine):
+                    yield item.to_record()
+                    continue
+                running.add(asyncio.ensure_future(verify_item(engine, item, local_files, paths_relative_to)))
+            if not running:
+                continue
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done:
+                yield task.result()
+    finally:
+        for task in running:
+            task.cancel()
+        if running:
+            await asyncio.gather(*running, return_exceptions=True)
+
+
+async def _as_async(items: Iterable[Any] | AsyncIterable[Any]) -> AsyncIterator[BatchItem | BadLine]:
+    numbered = 0
+
+    def wrap(item: Any) -> BatchItem | BadLine:
+        nonlocal numbered
+        numbered += 1
+        if isinstance(item, BatchItem | BadLine):
+            return item
+        return _with_id(numbered, item)
+
+    if isinstance(items, AsyncIterable):
+        async for item in items:
+            yield wrap(item)
+    else:
+        for item in items:
+            yield wrap(item)
+
+
+# ---------------------------------------------------------------- one batch, file to file
+
+
+def run_batch(
+    input_path: str | Path,
+    output_path: str | Path,
+    *,
+    settings: Settings,
+    summary: BatchSummary | None = None,
+    concurrency: int = DEFAULT_CONCURRENCY,
+    local_files: LocalFilePolicy = LocalFilePolicy(),
+    cache: Any = "auto",
+    ray_address: str | None = None,
+    ray_actors: int | None = None,
+    on_record: Any = None,
+) -> BatchSummary:
+    """Verify every answer of ``input_path`` (``-``: standard input) not yet in ``output_path``.
+
+    ``summary`` (filled as records are written, so it is current even after Ctrl-C) starts
+    with what the output file already held. ``on_record(record)`` is called after each line
+    is written (progress displays use it). ``ray_address`` runs the answers on a Ray
+    cluster (``citemark.batch_ray``) instead of in this process.
+    """
+    summary = summary if summary is not None else BatchSummary()
+    base = None
+    if local_files.allow_any:  # the CLI's user named the file: its relative paths are read from its folder
+        base = Path.cwd() if str(input_path) == "-" else Path(input_path).resolve().parent
+    with _open_input(input_path) as stream, ResultsFile(Path(output_path)) as results:
+        for record in results.previous:
+            summary.add(record)
+        summary.resumed = len(results.previous)
+        results.previous.clear()
+        items = read_items(bounded_lines(stream, _max_line_bytes(settings)), max_line_bytes=_max_line_bytes(settings),
+                           skip=results.done_ids, skip_lines=results.done_lines)
+
+        def write(record: dict[str, Any]) -> None:
+            results.write(record)
+            summary.add(record)
+            if on_record is not None:
+                on_record(record)
+
+        if ray_address is not None:
+            from citemark.batch_ray import verify_on_ray
+
+            for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
+                                        concurrency=concurrency, local_files=local_files, paths_relative_to=base,
+                                        shared_cache=cache is not None):
+                write(record)
+        else:
+            asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,
+                                   cache=cache, base=base))
+    return summary
+
+
+async def _run_local(items: Iterable[BatchItem | BadLine], settings: Settings, write: Any, *, concurrency: int,
+                     local_files: LocalFilePolicy, cache: Any, base: Path | None) -> None:
+    async with batch_engine(settings, cache=cache) as engine:
+        engine.warm_up()
+        async for record in verify_batch(items, engine=engine, concurrency=concurrency, local_files=local_files,
+                                         paths_relative_to=base):
+            write(record)
+
+
+def _max_line_bytes(settings: Settings) -> int:
+    return settings.max_answer_chars * 4 + 4096  # an answer of the maximum length in 4-byte UTF-8, and its keys
+
+
+@contextlib.contextmanager
+def _open_input(path: str | Path) -> Iterator[BinaryIO]:
+    if str(path) == "-":
+        import sys
+
+        yield sys.stdin.buffer
+        return
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below
+    except FileNotFoundError:
+        raise InputError(f"no such file: {path}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path} is a directory") from None
+    with stream:
+        yield stream

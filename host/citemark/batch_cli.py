@@ -1,0 +1,150 @@
+"""``citemark batch IN.jsonl --out OUT.jsonl``: the batch door, its progress bar and its closing summary.
+
+The work is ``citemark.batch.run_batch``; this module only shows it, and its arguments
+are declared in ``cli.py`` (so building the parser imports nothing heavy). On a
+terminal a progress line is redrawn in place (answers/min, claims/s, ETA, counts by
+verdict); when stderr is a file or a pipe, the same line is logged every ``LOG_EVERY``
+seconds. Ctrl-C or SIGTERM stops the batch after the lines already written, prints the
+summary so far, and exits 130; the same command resumes it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from citemark.batch import run_batch
+from citemark.batch_results import BatchSummary
+from citemark.errors import InputError
+from citemark.report import GLYPHS
+from citemark.settings import Settings
+from citemark.sources.loader import LocalFilePolicy
+from citemark.types import Label
+
+__all__ = ["BatchProgress", "run"]
+
+LOG_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
+REDRAW_EVERY = 0.2
+EXIT_INTERRUPTED = 130
+
+
+def _local_files(args: argparse.Namespace) -> LocalFilePolicy:
+    """A batch file is untrusted input, like an answer file: the paths it cites are read only under
+    its own folder (the current folder for stdin) and the folders named with ``--allow-dir``."""
+    folder = Path.cwd() if str(args.input) == "-" else Path(args.input).resolve().parent
+    return LocalFilePolicy.under(folder, *(args.allow_dir or []))
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.concurrency < 1:
+        raise InputError("--concurrency must be at least 1")
+    if args.ray_actors is not None and args.ray_actors < 1:
+        raise InputError("--ray-actors must be at least 1")
+    if args.ray is None and args.ray_actors is not None:
+        raise InputError("--ray-actors goes with --ray")
+    if str(args.input) != "-" and Path(args.input).resolve() == args.out.resolve():
+        raise InputError("--out must not be the input file")
+    settings = Settings.load(model=args.model)
+    summary = BatchSummary()
+    total = _count_lines(args.input)
+    progress = BatchProgress(summary, total, stream=sys.stderr, enabled=not args.quiet)
+    interrupted = False
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        run_batch(args.input, args.out, settings=settings, summary=summary, concurrency=args.concurrency,
+                  local_files=_local_files(args), cache=None if args.no_cache else "auto",
+                  ray_address=args.ray, ray_actors=args.ray_actors, on_record=progress.step)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        progress.done()
+    if not args.quiet:
+        if interrupted:
+            print(f"citemark: interrupted; {args.out} holds every finished answer: run the same command to resume",
+                  file=sys.stderr)
+        sys.stderr.write(summary.to_text())
+    if args.summary:
+        args.summary.write_text(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return EXIT_INTERRUPTED if interrupted else 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _count_lines(path: str) -> int | None:
+    """Input lines, for the ETA (None for standard input)."""
+    if str(path) == "-" or not Path(path).is_file():
+        return None
+    count = 0
+    with open(path, "rb") as stream:
+        while chunk := stream.read(1 << 20):
+            count += chunk.count(b"\n")
+    return count
+
+
+class BatchProgress:
+    """The progress line: redrawn in place on a terminal, logged every ``LOG_EVERY`` s elsewhere."""
+
+    def __init__(self, summary: BatchSummary, total: int | None, *, stream: TextIO, enabled: bool = True,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.summary, self.total, self.stream, self.clock = summary, total, stream, clock
+        self.enabled = enabled
+        self.tty = enabled and stream.isatty()
+        self.started = clock()
+        self._shown = self.started
+        self.handled = 0  # records of this run (the summary also counts resumed ones)
+        self.claims = 0
+
+    def step(self, record: dict[str, Any]) -> None:
+        self.handled += 1
+        self.claims += len({verdict.get("claim_index") for verdict in record.get("verdicts", [])})
+        if not self.enabled:
+            return
+        now = self.clock()
+        if now - self._shown >= (REDRAW_EVERY if self.tty else LOG_EVERY):
+            self._shown = now
+            self._show(self.line(now))
+
+    def done(self) -> None:
+        if self.enabled:
+            self._show(self.line(self.clock()))
+            if self.tty:
+                self.stream.write("\n")
+                self.stream.flush()
+
+    def line(self, now: float) -> str:
+        summary = self.summary
+        elapsed = max(now - self.started, 1e-9)
+        rate = self.handled / elapsed
+        parts = [f"citemark: {summary.answers + summary.errors:,}"
+                 + (f"/{self.total:,}" if self.total is not None else "") + " answers",
+                 f"{rate * 60:,.0f}/min", f"{self.claims / elapsed:,.1f} claims/s"]
+        if self.total is not None and rate > 0:
+            left = max(0, self.total - summary.answers - summary.errors) / rate
+            parts.append(f"ETA {_duration(left)}")
+        parts.append(" ".join(f"{GLYPHS[label]} {summary.verdicts[label.value]:,}" for label in Label
+                              if summary.verdicts[label.value]))
+        if summary.errors:
+            parts.append(f"{summary.errors:,} bad")
+        return "  ".join(part for part in parts if part)
+
+    def _show(self, text: str) -> None:
+        if self.tty:
+            self.stream.write("\r\033[K" + text)
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
+
+
+def _duration(seconds: float) -> str:
+    seconds = int(seconds)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}h{rest // 60:02d}m" if hours else f"{rest // 60}m{rest % 60:02d}s"
