@@ -295,7 +295,9 @@ async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePol
         raise AnswerFormatError("'answer' must be a string, or structured JSON (a list or an object)")
     if base is not None:
         parsed = _rebase(parsed, base)
-    return await engine.report(parsed, local_files=local_files)
+    report = await engine.report(parsed, local_files=local_files)
+    report.coverage = parsed.coverage()  # as ``verify --json`` reports an answer
+    return report
 
 
 def _rebase(parsed: ParsedAnswer, base: Path) -> ParsedAnswer:
@@ -401,7 +403,7 @@ def run_batch(
     """
     summary = summary if summary is not None else BatchSummary()
     base = None
-    if local_files.allow_any:  # the CLI's user named the file: its relative paths are read from its folder
+    if local_files.allow_any or local_files.directories:  # local files allowed: relative ones are read from its folder
         base = Path.cwd() if str(input_path) == "-" else Path(input_path).resolve().parent
     with _open_input(input_path) as stream, ResultsFile(Path(output_path)) as results:
         for record in results.previous:

@@ -40,7 +40,7 @@ class OnnxClassifier:
 
     def __init__(self, part: PartSpec, threads: int | None = None) -> None:
         self.part = part
-        self.threads = threads or min(4, os.cpu_count() or 1)
+        self.threads = threads or min(4, _usable_cpus())
         self._lock = threading.Lock()
         self._session = None
         self._tokenizer = None
@@ -201,3 +201,11 @@ def _dynamic_graph(part: PartSpec) -> bytes | None:
         log.info("%s cannot run with dynamic length (%s); padding instead", part.onnx.name, error)
         return None
     return data
+
+
+def _usable_cpus() -> int:
+    """CPUs this process may run on: its affinity (a container's or a Ray worker's share), not the machine's."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # macOS and Windows have no affinity call
+        return os.cpu_count() or 1
