@@ -134,3 +134,11 @@ async def test_the_model_overrules_overlap_only_where_its_combiner_says_so(setti
     async with Engine(settings.with_(model=None), combiner=dataclasses.replace(shipped, refutes=False)) as engine:
         verdict = await engine.verify_claim(claim, source)
     assert verdict.reason != "evidence_refutes"
+
+
+def test_a_claim_longer_than_the_model_window_is_scored_not_an_error(scorer):
+    long_claim = " ".join(f"term{i}" for i in range(3000))  # a pasted paragraph as the "claim"
+    [short, long] = scorer.score([("The Danube flows for 2,850 kilometres.", "The Danube flows for 2,850 kilometres."),
+                                  ("The Danube flows for 2,850 kilometres.", long_claim)])
+    assert short.entailment > 0.5
+    assert 0.0 <= long.entailment <= 1.0 and long.entailment < 0.5

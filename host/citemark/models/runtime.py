@@ -44,6 +44,7 @@ class OnnxClassifier:
         self._lock = threading.Lock()
         self._session = None
         self._tokenizer = None
+        self._both_sides = None
         self._pad_id = 0
         self._pad_to: int | None = None
         self._input_names: set[str] = set()
@@ -66,6 +67,11 @@ class OnnxClassifier:
         tokenizer.no_padding()
         strategy = "only_second" if self.part.input_order == "claim_evidence" else "only_first"
         tokenizer.enable_truncation(self.part.max_length, strategy=strategy)
+        # A claim longer than the model's window (a pasted paragraph) cannot be kept whole:
+        # those pairs alone are cut from both sides.
+        self._both_sides = Tokenizer.from_file(str(self.part.tokenizer))
+        self._both_sides.no_padding()
+        self._both_sides.enable_truncation(self.part.max_length, strategy="longest_first")
         options = ort.SessionOptions()
         options.intra_op_num_threads = self.threads
         options.inter_op_num_threads = 1
@@ -88,6 +94,13 @@ class OnnxClassifier:
             raise ModelPackInvalid(f"{self.part.onnx}: output width does not match {len(self.part.labels)} labels")
         self._tokenizer, self._session = tokenizer, session
 
+    def _encode(self, first: str, second: str):  # noqa: ANN202 - a tokenizers.Encoding
+        assert self._tokenizer is not None
+        try:
+            return self._tokenizer.encode(first, second)
+        except Exception:
+            return self._both_sides.encode(first, second)
+
     def probabilities(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         """Softmax over the part's labels for each (evidence, claim) pair."""
         if self._session is None:
@@ -96,7 +109,10 @@ class OnnxClassifier:
         if not pairs:
             return np.zeros((0, len(self.part.labels)), dtype=np.float32)
         ordered = [(c, e) if self.part.input_order == "claim_evidence" else (e, c) for e, c in pairs]
-        encodings = self._tokenizer.encode_batch(ordered)
+        try:
+            encodings = self._tokenizer.encode_batch(ordered)
+        except Exception:  # tokenizers' bare Exception: a claim too long to keep whole in some pair
+            encodings = [self._encode(first, second) for first, second in ordered]
         result = np.zeros((len(pairs), len(self.part.labels)), dtype=np.float32)
         for chosen in _buckets([len(e.ids) for e in encodings], self.part.batch_size):
             logits = self._run([encodings[i] for i in chosen])
