@@ -235,3 +235,24 @@ def test_a_restarted_host_serves_the_next_request(browser: Browser):
     assert verdicts(page, CLASSIC, count=4) == ["supported", "supported", "contradicted", "unreachable"]
     assert len(browser.host_pids()) > len(pids), "a new host process served the request"
     page.close()
+
+
+def test_listing_uncited_sentences_is_opt_in_from_the_popup(browser: Browser):
+    popup = browser.extension_page("popup.html")
+    popup.wait_for_selector("#list-uncited")
+    assert popup.evaluate("() => document.getElementById('list-uncited').checked") is False
+    popup.click("#list-uncited")
+    popup.wait_for("() => new Promise((done) => (globalThis.browser ?? chrome).storage.sync.get({ listUncited: false },"
+                   " (got) => done(got.listUncited === true)))")
+    try:
+        page = browser.page("https://chatgpt.com/c/danube")
+        chip = page.wait_for("(s) => { const label = document.querySelector(s)?.getAttribute('data-label');"
+                             " return label && label.includes(';') ? label : null; }", f"{CLASSIC} [data-citemark-summary]")
+        assert chip.startswith("citemark: 2 of 4 citations supported, 1 contradicted, 1 unreachable; ")
+        assert re.search(r"; (?:\d+ factual sentences? without a citation|every factual sentence cites a source)$", chip)
+        page.close()
+    finally:
+        popup.click("#list-uncited")
+        popup.wait_for("() => new Promise((done) => (globalThis.browser ?? chrome).storage.sync.get({ listUncited: true },"
+                       " (got) => done(got.listUncited === false)))")
+        popup.close()

@@ -165,7 +165,9 @@ api.runtime.onConnect.addListener((port) => {
     if (message.type !== "verify") return;
     routes.set(hostId, { port, localId: message.id, tabId, pageUrl: withoutHash(message.page_url) });
     verifyRequests += 1;
-    if (!toHost({ type: "verify", id: hostId, answer: message.answer, page_url: message.page_url })) {
+    const request = { type: "verify", id: hostId, answer: message.answer, page_url: message.page_url };
+    if (message.coverage === true) request.coverage = true; // opt-in: the host then lists uncited sentences
+    if (!toHost(request)) {
       routes.delete(hostId);
       safePost(port, isMissing(hostError || "") ? { type: "host-missing", message: hostError, advice: hostAdvice(hostState(hostError)) }
         : { type: "error", id: message.id, code: "HOST", message: hostError });

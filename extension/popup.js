@@ -116,6 +116,12 @@ $("copy-diagnostics").addEventListener("click", async () => {
   }
 });
 
+async function showCoverageChoice() {
+  const box = $("list-uncited");
+  box.checked = (await api.storage.sync.get({ listUncited: false })).listUncited === true;
+  box.addEventListener("change", () => api.storage.sync.set({ listUncited: box.checked }));
+}
+
 async function showSite() {
   const tab = await activeTab();
   const host = hostOf(tab?.url || "");
@@ -144,3 +150,4 @@ $("reverify").addEventListener("click", async () => {
 showHost();
 showPage();
 showSite();
+showCoverageChoice();

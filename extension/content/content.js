@@ -30,6 +30,7 @@
   let counter = 0;
   let refCounter = 0;
   let enabled = true;
+  let listUncited = false; // the popup's "List sentences without a citation" (off by default)
   let pageUrl = location.href;
   let lastRead = null;
   let published = "";
@@ -167,7 +168,8 @@
     requests.set(id, { content: answer.content, textKey, sources });
     seen.get(answer.element).request = id;
     for (const record of made) show(record);
-    send({ type: "verify", id, answer: { format: "html", content: forHost(answer.content, made) }, page_url: location.href });
+    send({ type: "verify", id, answer: { format: "html", content: forHost(answer.content, made) }, page_url: location.href,
+      coverage: listUncited });
   }
 
   /** Tag a citation and make its record: one entry per source, a pending badge beside it. */
@@ -347,8 +349,9 @@
       show(entry.record);
     } else if (message.type === "done") {
       if (request.content) {
-        draw.summaryChip(request.content, message.summary);
-        summaries.set(request.textKey, message.summary);
+        const summary = withCoverage(message.summary, message.coverage);
+        draw.summaryChip(request.content, summary);
+        summaries.set(request.textKey, summary);
         if (!request.content.isConnected) schedule(); // the turn was re-mounted meanwhile: draw it there
       }
       settle(request, "no verdict came back");
@@ -544,10 +547,20 @@
   const drawnByUs = (record) => ours(record.target) ||
     (record.type === "childList" && record.addedNodes.length > 0 && !record.removedNodes.length && [...record.addedNodes].every(ours));
 
+  /** The summary line, with the answer's uncited factual sentences when the user asked for them. */
+  function withCoverage(summary, coverage) {
+    if (!coverage || !summary) return summary;
+    const uncited = coverage.uncited?.length || 0;
+    const words = uncited === 0 ? "every factual sentence cites a source"
+      : `${uncited} factual sentence${uncited === 1 ? "" : "s"} without a citation`;
+    return { ...summary, text: `${summary.text}; ${words}` };
+  }
+
   async function start() {
     try {
-      const stored = await api.storage.sync.get({ disabledSites: [] });
+      const stored = await api.storage.sync.get({ disabledSites: [], listUncited: false });
       enabled = !stored.disabledSites.includes(location.hostname);
+      listUncited = stored.listUncited === true;
     } catch {
       enabled = true;
     }
