@@ -30,7 +30,6 @@ import argparse
 import asyncio
 import functools
 import html
-import http.server
 import json
 import multiprocessing
 import os
@@ -46,6 +45,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.cases import DATA, load
+from bench.systems import page_server
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
@@ -95,31 +95,7 @@ def write_answers(path: Path, base: str, pages: list, answers: int, citations: i
 
 def serve_pages(pages: list[bytes], port: multiprocessing.Queue) -> None:
     """The source server, in its own process so its CPU is not counted as the batch's."""
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def do_GET(self) -> None:  # noqa: N802
-            try:
-                body, status = pages[int(self.path.strip("/").split(".")[0])], 200
-            except (ValueError, IndexError):
-                body, status = b"not found", 404
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    class Server(http.server.ThreadingHTTPServer):
-        daemon_threads = True
-
-        def handle_error(self, request: object, client_address: object) -> None:
-            pass  # the engine closing a kept-alive connection
-
-    server = Server(("127.0.0.1", 0), Handler)
+    server = page_server(pages)
     port.put(server.server_address[1])
     server.serve_forever()
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from tests.conftest import LoopbackServer, Reply
 from tests.hostile.conftest import besiege
-from tests.support.host import HostProcess
+from tests.support.host import HostProcess, host_environment
 
 DANUBE = ("<html><head><title>Rivers</title></head><body><article><p>The Danube flows for 2,850 kilometres.</p>"
           "<p>It empties into the Black Sea.</p></article></body></html>")
@@ -132,9 +132,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/out/hostile.json"))
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="citemark-hostile-"))
-    env = {"HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "XDG_STATE_HOME": str(home / "state"),
-           "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
-           "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_MODEL": args.model, "CITEMARK_RETRIES": "0",
+    env = {**host_environment(home, model=args.model),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(Path("host").resolve()), os.environ.get("PYTHONPATH")]))}
     names = [n for n in ATTACKS if not args.only or any(word in n for word in args.only)]
     rows = []

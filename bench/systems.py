@@ -177,40 +177,43 @@ def citemark_models(shipped: str | None) -> list[str | None]:
     return [shipped] + (["aegis-pair"] if aegis_installed() else []) + ["none"]
 
 
+def page_server(pages: Sequence[bytes]) -> http.server.ThreadingHTTPServer:
+    """A server on 127.0.0.1 (not yet serving) of ``pages``, the i-th at ``/i.html``."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_GET(self) -> None:  # noqa: N802
+            try:
+                body, status = pages[int(self.path.strip("/").split(".")[0])], 200
+            except (ValueError, IndexError):
+                body, status = b"not found", 404
+            self.send_response(status)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+
+        def handle_error(self, request: object, client_address: object) -> None:
+            """The engine closing a kept-alive connection is not an error worth a traceback."""
+            if not isinstance(sys.exc_info()[1], ConnectionError):
+                super().handle_error(request, client_address)
+
+    return Server(("127.0.0.1", 0), Handler)
+
+
 class _PageServer:
     """HTML pages on 127.0.0.1, the i-th at ``/i.html``: a case's sources rendered as one page
     (title + one paragraph per line), or a page's bytes as given."""
 
     def __init__(self, cases: Sequence[Case | bytes]) -> None:
-        pages = [item if isinstance(item, bytes) else _render(item) for item in cases]
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def do_GET(self) -> None:  # noqa: N802
-                try:
-                    body = pages[int(self.path.strip("/").split(".")[0])]
-                    status = 200
-                except (ValueError, IndexError):
-                    body, status = b"not found", 404
-                self.send_response(status)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-
-            def log_message(self, *args: object) -> None:
-                pass
-
-        class Server(http.server.ThreadingHTTPServer):
-            daemon_threads = True
-
-            def handle_error(self, request: object, client_address: object) -> None:
-                """The engine closing a kept-alive connection is not an error worth a traceback."""
-                if not isinstance(sys.exc_info()[1], ConnectionError):
-                    super().handle_error(request, client_address)
-
-        self._server = Server(("127.0.0.1", 0), Handler)
+        self._server = page_server([item if isinstance(item, bytes) else _render(item) for item in cases])
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 
     def url(self, index: int) -> str:

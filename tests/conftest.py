@@ -140,3 +140,21 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+@pytest.fixture
+def host_env(home: Path) -> dict[str, str]:
+    from tests.support.host import host_environment
+
+    return host_environment(home)
+
+
+@pytest.fixture
+def host(host_env: dict[str, str]):  # noqa: ANN201 - a tests.support.host.HostProcess
+    """``citemark host`` as the browser runs it, in a temporary home; closed after the test, no stray stdout."""
+    from tests.support.host import HostProcess
+
+    process = HostProcess(host_env)
+    yield process
+    process.close()
+    assert not process.raw_errors, process.raw_errors

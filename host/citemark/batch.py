@@ -26,18 +26,18 @@ import asyncio
 import contextlib
 import json
 import logging
-import re
 import tempfile
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from citemark.answer import parse_answer
+from citemark.answer import parse_answer, rebased
 from citemark.answer.structured import parse_structured
 from citemark.batch_results import BatchSummary, ResultsFile
+from citemark.doors import one_claim
 from citemark.errors import AnswerFormatError, AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
@@ -275,10 +275,8 @@ async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePol
             raise InputError("'claim' and 'source' must both be non-empty strings")
         if len(claim) + len(source) > limit:
             raise AnswerTooLargeError(f"claim and source are longer than {limit:,} characters")
-        if base is not None and source.startswith(("./", "../")):
-            source = str(base / source)
-        verdict = await engine.verify_claim(claim, source, local_files=local_files)
-        return Report(verdicts=[verdict], model=engine.model_name)
+        parsed = ParsedAnswer(claims=(one_claim(claim, source, base=base),), format="claim")
+        return await engine.report(parsed, local_files=local_files)
     answer = fields[kinds[0]]
     if kinds == ["claims"] and not isinstance(answer, list):
         raise AnswerFormatError("'claims' must be a list of {claim, url} objects")
@@ -288,34 +286,15 @@ async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePol
         fmt, page_url = fields.get("format"), fields.get("page_url")
         if fmt is not None and not isinstance(fmt, str) or page_url is not None and not isinstance(page_url, str):
             raise InputError("'format' and 'page_url' must be strings")
-        parsed = parse_answer(answer, fmt, page_url=page_url)
+        parsed = parse_answer(answer, fmt, page_url=page_url, base=base)
     elif isinstance(answer, list | dict):
         parsed = parse_structured(answer)
+        parsed = rebased(parsed, base) if base is not None else parsed
     else:
         raise AnswerFormatError("'answer' must be a string, or structured JSON (a list or an object)")
-    if base is not None:
-        parsed = _rebase(parsed, base)
     report = await engine.report(parsed, local_files=local_files)
     report.coverage = parsed.coverage()  # as ``verify --json`` reports an answer
     return report
-
-
-def _rebase(parsed: ParsedAnswer, base: Path) -> ParsedAnswer:
-    """Citations of local files, read relative to ``base`` (what ``verify`` does for paths in an answer file)."""
-
-    def local(citation: Citation) -> Citation:
-        url = citation.url or ""
-        if url.startswith("file://"):
-            return replace(citation, url=None, path=url.removeprefix("file://"))
-        if url and "://" not in url and not re.match(r"(?i)^(?:doi:|arxiv:|10\.\d)", url):
-            path = Path(url.removeprefix("file:"))
-            return replace(citation, url=None, path=str(path if path.is_absolute() else base / path))
-        if citation.path and not Path(citation.path).expanduser().is_absolute():
-            return replace(citation, path=str(base / citation.path))
-        return citation
-
-    claims = tuple(replace(claim, citations=tuple(local(c) for c in claim.citations)) for claim in parsed.claims)
-    return replace(parsed, claims=claims)
 
 
 async def verify_batch(

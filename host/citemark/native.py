@@ -61,10 +61,8 @@ def encode_frame(message: dict[str, Any]) -> bytes:
     if len(data) > MAX_OUTGOING:
         data = json.dumps(_trimmed(message), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_OUTGOING:
-        message_id = message.get("id")
-        if isinstance(message_id, str):
-            message_id = message_id[:MAX_ID_CHARS]
-        data = json.dumps({"v": PROTOCOL, "id": message_id, "type": "error", "code": ProtocolError.code,
+        # ids are at most MAX_ID_CHARS long (dispatch refuses longer ones), so this frame always fits
+        data = json.dumps({"v": PROTOCOL, "id": message.get("id"), "type": "error", "code": ProtocolError.code,
                            "message": "reply too large for native messaging"}).encode("utf-8")
     return _HEADER.pack(len(data)) + data
 

@@ -12,27 +12,10 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-import pytest
-
 from tests.support.host import HostProcess
 
 PING_LIMIT = 1.0
 MEMORY_LIMIT_MB = 400
-
-
-@pytest.fixture
-def host_env(home):
-    return {"HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "XDG_STATE_HOME": str(home / "state"),
-            "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
-            "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_MODEL": "none", "CITEMARK_RETRIES": "0"}
-
-
-@pytest.fixture
-def host(host_env):
-    process = HostProcess(host_env)
-    yield process
-    process.close()
-    assert not process.raw_errors, process.raw_errors
 
 
 @dataclass

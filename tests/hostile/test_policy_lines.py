@@ -133,3 +133,26 @@ async def test_the_guard_refuses_ipv6_literals_that_embed_loopback_before_connec
 
 def reports(server: LoopbackServer) -> int:
     return sum(1 for path, _ in server.requests if path == "/report")
+
+
+async def test_a_scholarly_record_sent_as_a_stacked_gzip_bomb_stops_at_the_cap(server, settings):
+    import gzip
+    import tracemalloc
+    import zlib
+
+    from citemark.errors import LookupUnavailable
+    from citemark.scholarly.service import ScholarlyHTTP
+
+    inner = zlib.compressobj(9, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+    bomb = gzip.compress(b"".join([inner.compress(b"\0" * (1 << 20)) for _ in range(64)] + [inner.flush()]))
+    server.routes["/works/10.1/x"] = Reply(bomb, headers={"Content-Type": "application/json", "Content-Encoding": "gzip, gzip"})
+    http = ScholarlyHTTP(settings)
+    tracemalloc.start()
+    try:
+        with pytest.raises(LookupUnavailable, match="record over"):
+            await http.get("crossref", server.url(""), "/works/10.1/x", None, lambda body: body)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+        await http.aclose()
+    assert peak < 32_000_000  # decoded within the 5 MB cap, never the 64 MB the bomb holds

@@ -16,21 +16,6 @@ PAGE = Reply("<html><head><title>Rivers</title></head><body><article><p>The Danu
              "<p>It empties into the Black Sea.</p></article></body></html>")
 
 
-@pytest.fixture
-def host_env(home):
-    return {"HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "XDG_STATE_HOME": str(home / "state"),
-            "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
-            "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_MODEL": "none", "CITEMARK_RETRIES": "0"}
-
-
-@pytest.fixture
-def host(host_env):
-    process = HostProcess(host_env)
-    yield process
-    process.close()
-    assert not process.raw_errors, process.raw_errors
-
-
 def answer(*urls: str, claim: str = "The Danube flows for 2,850 kilometres") -> dict:
     markers = "".join(f"[{i}]" for i in range(1, len(urls) + 1))
     sources = "\n".join(f"{i}. {u}" for i, u in enumerate(urls, 1))

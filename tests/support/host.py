@@ -11,7 +11,15 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
+
+
+def host_environment(home: Path, *, model: str = "none") -> dict[str, str]:
+    """A host's environment in a temporary home: its own folders, loopback sources allowed (test-only), no retries."""
+    return {"HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "XDG_STATE_HOME": str(home / "state"),
+            "XDG_DATA_HOME": str(home / "data"), "XDG_CONFIG_HOME": str(home / "config"),
+            "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_MODEL": model, "CITEMARK_RETRIES": "0"}
 
 
 class HostProcess:

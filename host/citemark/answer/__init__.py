@@ -14,7 +14,7 @@ from citemark.errors import AnswerFormatError
 from citemark.sources.classify import citation_for, rebase
 from citemark.types import Citation, ParsedAnswer
 
-__all__ = ["FORMATS", "detect_format", "parse_answer", "source_citations"]
+__all__ = ["FORMATS", "detect_format", "parse_answer", "rebased", "source_citations"]
 
 FORMATS = ("markdown", "html", "json")
 
@@ -62,7 +62,7 @@ def parse_answer(
         parsed = parse_structured(content, source_map)
     else:
         raise AnswerFormatError(f"unknown answer format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    return parsed if base is None else _rebased(parsed, base)
+    return parsed if base is None else rebased(parsed, base)
 
 
 def source_citations(sources: Mapping[str, str] | None) -> dict[str, Citation]:
@@ -80,6 +80,7 @@ def source_citations(sources: Mapping[str, str] | None) -> dict[str, Citation]:
     return result
 
 
-def _rebased(parsed: ParsedAnswer, base: Path) -> ParsedAnswer:
+def rebased(parsed: ParsedAnswer, base: Path) -> ParsedAnswer:
+    """``parsed`` with its relative paths read from ``base`` (the folder of the answer that cites them)."""
     claims = tuple(replace(claim, citations=tuple(rebase(c, base) for c in claim.citations)) for claim in parsed.claims)
     return replace(parsed, claims=claims)

@@ -19,7 +19,6 @@
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
 import time
 from collections.abc import Callable
@@ -28,10 +27,11 @@ from urllib.parse import urlencode
 
 import httpx
 
-from citemark.errors import LookupUnavailable, SourceBlocked
+from citemark.errors import LookupUnavailable, SourceBlocked, SourceTooLarge, SourceUnreachable
 from citemark.scholarly.cache import RecordCache
 from citemark.settings import Settings
-from citemark.sources.fetch import guarded_transport
+from citemark.sources.encoding import ACCEPT_ENCODING, read_capped
+from citemark.sources.fetch import guarded_transport, retry_after
 from citemark.sources.netguard import check_url
 
 __all__ = ["ScholarlyHTTP"]
@@ -86,7 +86,7 @@ class ScholarlyHTTP:
         self._client = httpx.AsyncClient(
             transport=transport or guarded_transport(settings),
             timeout=httpx.Timeout(settings.read_timeout, connect=settings.connect_timeout),
-            headers={"User-Agent": self.user_agent},
+            headers={"User-Agent": self.user_agent, "Accept-Encoding": ACCEPT_ENCODING},
             follow_redirects=True,  # every hop goes through the guarded transport
             max_redirects=settings.max_redirects,
             trust_env=False,
@@ -167,25 +167,10 @@ class ScholarlyHTTP:
 
     async def _send(self, url: str, accept: str) -> tuple[int, httpx.Headers, bytes]:
         async with self._client.stream("GET", url, headers={"Accept": accept}) as response:
-            chunks, size = [], 0
-            if response.status_code == 200:
-                async for chunk in response.aiter_bytes():
-                    size += len(chunk)
-                    if size > MAX_RECORD_BYTES:
-                        raise LookupUnavailable(f"a record over {MAX_RECORD_BYTES:,} bytes")
-                    chunks.append(chunk)
-            return response.status_code, response.headers, b"".join(chunks)
-
-
-def retry_after(value: str, now: float | None = None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or an HTTP date); None when absent or unreadable."""
-    value = value.strip()
-    if not value:
-        return None
-    if value.replace(".", "", 1).isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - (now or time.time()))
+            try:  # capped on the raw stream and every decoded layer, as the fetcher reads sources
+                body = await read_capped(response, MAX_RECORD_BYTES) if response.status_code == 200 else b""
+            except SourceTooLarge:
+                raise LookupUnavailable(f"a record over {MAX_RECORD_BYTES:,} bytes") from None
+            except SourceUnreachable as error:  # an encoding citemark does not read, a corrupt body
+                raise LookupUnavailable(error.message) from None
+            return response.status_code, response.headers, body

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import zlib
 
+import httpx
+
 from citemark.errors import SourceTooLarge, SourceUnreachable
 
-__all__ = ["ACCEPT_ENCODING", "BoundedDecoder"]
+__all__ = ["ACCEPT_ENCODING", "BoundedDecoder", "read_capped"]
 
 ACCEPT_ENCODING = "gzip, deflate"
 #: More layers than this is no real server's doing.
@@ -72,3 +74,20 @@ class BoundedDecoder:
         if self.size > self.cap:
             raise SourceTooLarge(f"body is over the {self.cap:,}-byte limit")
         return data
+
+
+async def read_capped(response: httpx.Response, cap: int) -> bytes:
+    """The body of a streamed response, decoded, at most ``cap`` bytes raw and at every layer (SourceTooLarge)."""
+    if response.is_stream_consumed:  # built in memory (a transport that is not the network): the body is here
+        if len(response.content) > cap:
+            raise SourceTooLarge(f"body is over the {cap:,}-byte limit")
+        return response.content
+    decoder = BoundedDecoder(response.headers.get("content-encoding", ""), cap)
+    chunks: list[bytes] = []
+    raw_size = 0
+    async for raw in response.aiter_raw():
+        raw_size += len(raw)
+        if raw_size > cap:
+            raise SourceTooLarge(f"body is over the {cap:,}-byte limit")
+        chunks.append(decoder.feed(raw))
+    return b"".join(chunks)

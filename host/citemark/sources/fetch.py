@@ -12,10 +12,11 @@ limits per host and overall. Tests pass their own ``transport``.
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import re
 import ssl
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
@@ -25,11 +26,12 @@ from protego import Protego
 
 from citemark.errors import MalformedURL, RobotsDisallowed, SourceError, SourceTooLarge, SourceUnreachable
 from citemark.settings import Settings
-from citemark.sources.encoding import ACCEPT_ENCODING, BoundedDecoder
+from citemark.sources.encoding import ACCEPT_ENCODING, read_capped
 from citemark.sources.netguard import GuardedBackend, check_url
+from citemark.sources.robots import RobotsCache, rules_for_us
 from citemark.sources.scope import FetchScope, fingerprint
 
-__all__ = ["CredentialLookup", "FetchResult", "Fetcher"]
+__all__ = ["CredentialLookup", "FetchResult", "Fetcher", "retry_after"]
 
 #: ``host -> {"header": value}`` for sources that need the user's own access.
 CredentialLookup = Callable[[str], dict[str, str] | None]
@@ -37,7 +39,6 @@ CredentialLookup = Callable[[str], dict[str, str] | None]
 _RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 _REDIRECT_STATUS = frozenset({301, 302, 303, 307, 308})
 _ROBOTS_MAX_BYTES = 500_000
-_ROBOTS_MAX_RULES = 2_000
 _SECONDS = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,3})?")
 
 
@@ -77,7 +78,7 @@ class Fetcher:
         )
         self._total = asyncio.Semaphore(settings.total_concurrency)
         self._hosts: dict[str, asyncio.Semaphore] = {}
-        self._robots = _RobotsRules()
+        self._robots = RobotsCache()
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -148,7 +149,7 @@ class Fetcher:
             else:
                 if response.status_code not in _RETRY_STATUS or last:
                     return response, body
-                delay = max(delay, min(_retry_after(response), 5.0))
+                delay = max(delay, min(retry_after(response.headers.get("retry-after", "")) or 0.0, 5.0))
             await asyncio.sleep(delay)
             delay *= 2
         raise AssertionError("unreachable")  # the loop returns or raises
@@ -158,16 +159,7 @@ class Fetcher:
             declared = response.headers.get("content-length", "")
             if declared.isdigit() and int(declared) > cap:
                 raise SourceTooLarge(f"{int(declared):,} bytes is over the {cap:,}-byte limit")
-            chunks: list[bytes] = []
-            if response.status_code < 300:
-                decoder = BoundedDecoder(response.headers.get("content-encoding", ""), cap)
-                raw_size = 0
-                async for raw in response.aiter_raw():
-                    raw_size += len(raw)
-                    if raw_size > cap:
-                        raise SourceTooLarge(f"body is over the {cap:,}-byte limit")
-                    chunks.append(decoder.feed(raw))
-            return response, b"".join(chunks)
+            return response, await read_capped(response, cap) if response.status_code < 300 else b""
 
     def _slot(self, url: str) -> _Slot:
         host = urlsplit(url).hostname or ""
@@ -202,55 +194,9 @@ class Fetcher:
             return None, 0
         if response.status_code != 200:
             return None, 0
-        relevant = _rules_for_us(body.decode("utf-8", errors="replace"))
+        relevant = rules_for_us(body.decode("utf-8", errors="replace"))
         rules = await asyncio.to_thread(Protego.parse, relevant)
         return rules, len(relevant)
-
-
-class _RobotsRules:
-    """Parsed robots.txt per origin, least recently used first out, within a byte budget.
-
-    A parsed file costs about 35 times its size in memory, and one answer may cite
-    hundreds of origins, so the budget counts the bytes of the files kept. Concurrent
-    fetches from one origin share one robots.txt request.
-    """
-
-    BUDGET_BYTES = 2_000_000
-    MAX_ORIGINS = 512
-
-    def __init__(self) -> None:
-        self._rules: OrderedDict[str, tuple[Protego | None, int]] = OrderedDict()
-        self._loading: dict[str, asyncio.Future[tuple[Protego | None, int]]] = {}
-        self._bytes = 0
-
-    async def get(
-        self, origin: str, load: Callable[[str], Awaitable[tuple[Protego | None, int]]]
-    ) -> Protego | None:
-        if origin in self._rules:
-            self._rules.move_to_end(origin)
-            return self._rules[origin][0]
-        future = self._loading.get(origin)
-        if future is None:
-            future = asyncio.ensure_future(load(origin))
-            self._loading[origin] = future
-            future.add_done_callback(lambda done: self._keep(origin, done))
-        rules, _size = await asyncio.shield(future)
-        return rules
-
-    def _keep(self, origin: str, done: asyncio.Future[tuple[Protego | None, int]]) -> None:
-        self._loading.pop(origin, None)
-        if done.cancelled() or done.exception() is not None:
-            return
-        rules, size = done.result()
-        self._rules[origin] = (rules, size)
-        self._bytes += size
-        while self._rules and (self._bytes > self.BUDGET_BYTES or len(self._rules) > self.MAX_ORIGINS):
-            _, (_, dropped) = self._rules.popitem(last=False)
-            self._bytes -= dropped
-
-    @property
-    def held_bytes(self) -> int:
-        return self._bytes
 
 
 class _Slot:
@@ -291,35 +237,17 @@ def guarded_transport(settings: Settings) -> httpx.AsyncHTTPTransport:
     return transport
 
 
-def _rules_for_us(robots: str) -> str:
-    """The groups of a robots.txt that apply to citemark (``citemark`` or ``*``), at most ``_ROBOTS_MAX_RULES`` lines.
-
-    Protego parses a 500 kB file in over a second into 17 MB of objects; the
-    groups for other crawlers are most of any large file and never consulted.
-    """
-    kept: list[str] = []
-    in_group, ours, rules = False, False, 0
-    for line in robots.splitlines():
-        field, _, value = line.partition("#")[0].partition(":")
-        field = field.strip().lower()
-        if field == "user-agent":
-            if not in_group:  # a new group starts with its first User-agent line
-                in_group, ours = True, False
-            agent = value.strip().lower()
-            ours = ours or agent == "*" or "citemark" in agent
-            kept.append(line)
-        elif field in ("allow", "disallow", "crawl-delay"):
-            in_group = False
-            if ours and rules < _ROBOTS_MAX_RULES:
-                kept.append(line)
-                rules += 1
-    return "\n".join(kept)
-
-
-def _retry_after(response: httpx.Response) -> float:
-    """Seconds to wait; anything but ASCII digits (an HTTP date, '²', junk) counts as none."""
-    value = response.headers.get("retry-after", "").strip()
-    return float(value) if _SECONDS.fullmatch(value) else 0.0
+def retry_after(value: str, now: float | None = None) -> float | None:
+    """Seconds to wait from a Retry-After header: ASCII delta-seconds or an HTTP date; None when
+    absent or unreadable ('²' and other Unicode digits included)."""
+    value = value.strip()
+    if _SECONDS.fullmatch(value):
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    return max(0.0, when.timestamp() - (now or time.time()))
 
 
 def _describe(error: Exception) -> str:
