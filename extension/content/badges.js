@@ -344,7 +344,7 @@
       "data-citemark-host-state": advice?.state || "missing" }, [
       el("strong", { text: advice?.title ? `citemark can't check citations yet: ${title[0].toLowerCase()}${title.slice(1)}` : title }),
       ...steps,
-      el("span", { text: ` See README → Install. (${message})` }),
+      el("span", { text: `. See README → Install. (${message})` }),
     ]);
     const close = el("button", { type: "button", class: "citemark-notice-close", "aria-label": "Dismiss", text: "×" });
     close.addEventListener("click", () => notice.remove());

@@ -39,3 +39,8 @@ def test_snapping_in_a_megabyte_source_stays_under_a_second():
     assert snap_quote("the results are robust", source).exact
     assert not snap_quote("completely different words here", source).exact
     assert time.perf_counter() - start < 3.0
+
+
+def test_an_omission_mark_splits_a_quotation_into_parts_each_checked_on_its_own():
+    claim = 'The critic called it "mature, tasteful, and [...] sexy" and "a record that grows on you … with every play".'
+    assert quoted_spans(claim) == ["mature, tasteful, and", "a record that grows on you", "with every play"]

@@ -31,6 +31,7 @@ __all__ = ["SnappedQuote", "quoted_spans", "snap_quote"]
 MIN_SIMILARITY = 0.6
 _FOLD = str.maketrans({"“": '"', "”": '"', "„": '"', "‘": "'", "’": "'", "‚": "'", "–": "-", "—": "-", "‐": "-",
                        "\u00a0": " "})
+_OMISSION = re.compile(r"\s*(?:\[\s*(?:\.\s*){3}\]|\[…\]|\(\s*(?:\.\s*){3}\)|\.\.\.|…)\s*")
 _QUOTED = re.compile(r"[\"“„]([^\"“”„\n]{3,400})[\"”]|「([^」\n]{2,400})」|『([^』\n]{2,400})』")
 
 
@@ -63,13 +64,18 @@ def snap_quote(anchor: str, source_text: str) -> SnappedQuote:
 
 
 def quoted_spans(claim: str, min_words: int = 3) -> list[str]:
-    """Words a claim puts in quotation marks, long enough to be a quote rather than a term ("so-called")."""
+    """Words a claim puts in quotation marks, long enough to be a quote rather than a term ("so-called").
+
+    An omission mark inside a quotation ("mature, tasteful, and [...] sexy")
+    says words were left out there, so each part is a quote of its own.
+    """
     found = []
     for match in _QUOTED.finditer(claim):
-        text = next(group for group in match.groups() if group).strip()
-        cjk = re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text)
-        if (cjk and len(text) >= 4) or len(text.split()) >= min_words:
-            found.append(text)
+        for part in _OMISSION.split(next(group for group in match.groups() if group)):
+            text = part.strip(" ,;")
+            cjk = re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", text)
+            if (cjk and len(text) >= 4) or len(text.split()) >= min_words:
+                found.append(text)
     return found
 
 
