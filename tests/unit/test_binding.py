@@ -35,6 +35,12 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("Operating profit fell to $3.6bn.", "Revenue rose to $3.6bn in 2023, while operating profit fell to $0.9bn.",
          "figure"),
         ("Sales were $5.2 million in 2021.", "Sales were $4.8 million in 2021 and $5.2 million in 2022.", "figure"),
+        ("Harlan Rovers finished fourth in the table.",  # a rank in words is a figure
+         "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh.", "figure"),
+        ("The pump's motor is covered for five years.",  # a duration in words too
+         "The casing is covered for five years; the motor is covered for two years.", "figure"),
+        ("Dorby had 12,400 residents in 2020.",  # a sentence opener no text writes in lower case is a name
+         "Ferrow had 12,400 residents in 2020. Dorby, further east, had 8,900 residents.", "figure"),
         # a name the passage puts in another role
         ("The bridge was designed by Ines Kovac.",
          "The bridge was designed by Marta Salo, with advice from Ines Kovac and others.", "role"),
@@ -45,6 +51,13 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("The borrower must pay the lender a fee.", "The lender must pay the borrower a fee if the loan is cancelled.",
          "reversed"),
         ("Valtra acquired Norrbotten Steel.", "Norrbotten Steel acquired Valtra in 2019.", "reversed"),
+        # one party is enough where it stands on the wrong side of a verb and nothing says it the claim's way
+        ("The Drovers lost to the Pikes in the final.", "The Pikes reached the final but lost to the Drovers.",
+         "reversed"),
+        ("Anna Lind held off Mia Sorel to win the sprint.",
+         "Mia Sorel won the sprint in 11.2 seconds, holding off Anna Lind by a metre.", "reversed"),
+        ("Kell Shipping sued Marra Foods over the contract.",
+         "Kell Shipping cancelled the contract with Marra Foods in 2020. Marra sued for damages.", "reversed"),
         # a stronger quantifier or modality than the passage's
         ("All participants improved.", "Most participants improved after six weeks.", "overstated"),
         ("The trial proves the drug works.", "The trial suggests the drug works in adults.", "overstated"),
@@ -73,6 +86,17 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Most participants improved.", "Most participants improved after six weeks."),
         ("Some participants improved.", "All participants improved after six weeks."),
         ("They are right on the river, aren't they?", "They are right on the river, aren't they."),
+        ("Ashby Town finished fourth in the table.",
+         "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh."),
+        ("The pump's casing is covered for five years.",
+         "The casing is covered for five years; the motor is covered for two years."),
+        ("Ferrow had 12,400 residents in 2020.", "Ferrow had 12,400 residents in 2020. Dorby, further east, had 8,900 residents."),
+        ("Marra sued Kell Shipping.", "Kell Shipping cancelled the contract with Marra Foods in 2020. Marra sued for damages."),
+        ("Both probes were launched by the Vessa rocket.",  # "probes" is no verb with a party after it
+         "The first probe, Arden 1, weighs 300 kg. Both were launched by the Vessa rocket."),
+        ("About 400 volunteers took part in the survey.",  # the negated clause is about someone else
+         "The council, which ran the survey, did not take part in the analysis. The survey enrolled 412 volunteers, "
+         "who took part by post."),
     ],
 )
 def test_a_true_claim_is_left_alone(claim, evidence):
@@ -94,10 +118,29 @@ def test_a_true_claim_is_left_alone(claim, evidence):
         ("8,611 m", "8,849 m", False),
         ("2016", "2019", False),
         ("30 kg", "30 lb", False),
+        ("two years", "24 months", True),  # durations in words are durations
+        ("a five-year warranty", "5 years", True),
+        ("ten weeks", "ten years", False),
+        ("finished ninth", "finished 9th", True),  # ranks
+        ("finished ninth", "finished third", False),
     ],
 )
 def test_equivalent_figures(claimed, stated, same):
     assert same_quantity(parse_quantities(claimed)[0], parse_quantities(stated, incidental=True)[0]) is same
+
+
+def test_the_number_word_of_a_fraction_is_no_figure_of_its_own():
+    assert [q.text for q in parse_quantities("at least three-quarters of the members")] == ["three-quarters"]
+
+
+def test_a_negation_in_further_passages_adds_a_finding_but_never_removes_one():
+    claim = "Ilse Marn gave evidence at the hearing."
+    quoted = "The hearing at Dorr Crown Court heard from Ilse Marn's accountant and two bank officials."
+    further = quoted + " Ilse Marn did not give evidence."
+    assert check(claim, quoted, retrieved=quoted).negated == ()
+    assert check(claim, quoted, retrieved=quoted, wider=further).negated != ()
+    denied = "Ilse Marn did not give evidence at the hearing."
+    assert check(claim, denied, retrieved=denied, wider=denied + " " + quoted).negated != ()
 
 
 def test_markers_and_model_names_are_no_figures():

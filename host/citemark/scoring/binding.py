@@ -290,6 +290,8 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         if _claim_verb(claim, i) and _covered(claim_scopes, i) is None and all(
                 _covered(evidence_scopes, j) for j in aligned[i]):
             scope = next(sc for sc in evidence_scopes if sc[0] <= aligned[i][0] <= sc[1])
+            if _someone_else(claim, i, evidence, scope[0] - len(scope[2].split()), aligned):
+                continue  # "the company did not take part" says nothing against "2,300 adults took part"
             objects = _neighbours(claim, i, aligned, +1, 3)
             verb_at = aligned[i][0]
             if objects and all(j > scope[1] and evidence[j].clause != evidence[verb_at].clause
@@ -313,6 +315,10 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         # negates is not stated plainly there ("carries road traffic only; it has never carried trains").
         if len(clauses[clause]) < best_plain:
             continue
+        cue_at = next((first - len(cue.split()) for first, _, cue in evidence_scopes
+                       if evidence[first].clause == clause), None)
+        if cue_at is not None and _someone_else(claim, min(i for i, _ in scoped), evidence, cue_at, aligned):
+            continue  # the negated clause is about someone else ("the company did not take part")
         unstated = [(i, cue) for i, cue in scoped if not any(i in stated for stated in plain
                                                              if len(stated) == best_plain)]
         found += [f"{claim[i].text} (the source: “{cue} … {claim[i].text}”)" for i, cue in sorted(unstated)]
@@ -323,6 +329,21 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         if all(cues) and _covered(claim_scopes, last) is None:
             found.append(f"{claim[last].text} (the source: “{cues[0]} … {claim[last].text}”)")
     return found
+
+
+def _someone_else(claim: list[Token], verb: int, evidence: list[Token], cue: int,
+                  aligned: dict[int, list[int]]) -> bool:
+    """Whether the negated clause has a subject of its own that is not the claim's: content words
+    before the negation cue, in its clause, none of them a word of the claim."""
+    subject = [k for k in range(verb) if claim[k].clause == claim[verb].clause and _content(claim[k])
+               and not claim[k].lower[0].isdigit()]
+    theirs, j = [], cue - 1
+    while j >= 0 and evidence[j].clause == evidence[cue].clause:  # from the word before the cue back
+        if _content(evidence[j]) and not evidence[j].lower[0].isdigit():
+            theirs.append(j)
+        j -= 1
+    stated = {j for places in aligned.values() for j in places}
+    return bool(subject and theirs) and not stated & set(theirs)
 
 
 def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]],
@@ -360,7 +381,9 @@ def _claim_verb(tokens: list[Token], i: int) -> bool:
         return False
     if i > 0 and tokens[i - 1].lower in _AUXILIARIES | {"to", "will", "would", "can", "could", "may", "might"}:
         return True
-    return token.lower in _IRREGULAR or (len(token.lower) > 4 and token.lower.endswith("ed"))
+    word = token.lower
+    return word in _IRREGULAR or word.endswith("ed") and (
+        len(word) > 4 or len(word) == 4 and not word.endswith("eed") and word not in ("shed", "sled"))  # "sued", "owed"
 
 
 # ------------------------------------------------------------------------------------ opposites
@@ -523,14 +546,19 @@ def _date_part(text: str, quantity: Quantity) -> bool:
     return bool(before and before[-1].strip(".,") in _MONTH_WORDS or after and after[0].strip(".,") in _MONTH_WORDS)
 
 
-def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token]) -> list[str]:
+def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token],
+                      common: frozenset[str] = frozenset()) -> list[str]:
     """A claim figure found in the evidence only where the evidence attaches it to something else."""
     claim_quantities = parse_quantities(claim_text)
     evidence_quantities = parse_quantities(evidence_text)
     if not claim_quantities or not evidence_quantities or len(evidence_quantities) > MAX_FIGURES:
         return []  # a table of figures is beyond what these rules can read
-    layout = _Layout(evidence, evidence_quantities)
-    runs = _names(claim)
+    layout = _Layout(evidence, evidence_quantities, common)
+    # The claim's names as the claim alone shows them, and with its sentence opener read as a name
+    # where no text writes it in lower case ("Pelby had …"): the figure is misattached if either says so.
+    readings = [_names(claim)]
+    if (opened := _names(claim, common)) != readings[0]:
+        readings.append(opened)
     found = []
     for quantity in claim_quantities:
         if quantity.is_year or _date_part(claim_text, quantity) or (quantity.dimension is None and quantity.value <= 12):
@@ -543,11 +571,15 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
         at = _token_at(claim, quantity.start) or 0
         near = range(max(0, at - FIGURE_REACH), at + FIGURE_REACH + 1)
         claim_context = {t.stem for k, t in enumerate(claim) if k in near and _content(t) and not t.lower[0].isdigit()
-                         and t.stem not in _UNIT_WORDS}
-        local = [run for run in runs if any(k in near for k in run)] or runs
-        claim_names = frozenset().union(*(_name_key(claim, run) for run in local))
-        verdicts = [_bound(quantity, place, claim_quantities, layout, claim_context, claim_names)
-                    for place in places]
+                         and t.stem not in _UNIT_WORDS and not any(q.start <= t.start < q.end for q in claim_quantities)}
+        verdicts = []
+        for place in places:
+            reasons = []
+            for runs in readings:
+                local = [run for run in runs if any(k in near for k in run)] or runs
+                claim_names = frozenset().union(*(_name_key(claim, run) for run in local))
+                reasons.append(_bound(quantity, place, claim_quantities, layout, claim_context, claim_names))
+            verdicts.append(next((reason for reason in reasons if reason), None))
         if any(v is None for v in verdicts):
             continue
         reason = next(v for v in verdicts if v)
@@ -559,7 +591,7 @@ class _Layout:
     """The evidence read once for figure binding: where each figure stands, and the word stems
     and names of every clause and sentence."""
 
-    def __init__(self, evidence: list[Token], quantities: list[Quantity]) -> None:
+    def __init__(self, evidence: list[Token], quantities: list[Quantity], common: frozenset[str] = frozenset()) -> None:
         self.evidence = evidence
         self.quantities = quantities
         self.at = {id(q): _token_at(evidence, q.start) for q in quantities}
@@ -567,7 +599,7 @@ class _Layout:
         for token in evidence:
             self.stems.setdefault(("clause", token.clause), set()).add(token.stem)
             self.stems.setdefault(("sentence", token.sentence), set()).add(token.stem)
-        self.runs = [(run, _name_key(evidence, run)) for run in _names(evidence)]
+        self.runs = [(run, _name_key(evidence, run)) for run in _names(evidence, common)]
 
     def unit(self, index: int, by_clause: bool) -> tuple[str, int]:
         token = self.evidence[index]
@@ -610,8 +642,9 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
         ours, theirs = layout.stems[ours_unit], layout.stems[theirs_unit]
         if claim_names:
             misplaced = weigh(theirs) > weigh(ours) and (layout.foreign(ours_unit, claim_names) or weigh(ours) == 0)
-        else:
-            misplaced = weigh(theirs) >= max(enough, weigh(ours) + 2)
+        else:  # by the claim's words: more of them there, or there the words that tell the two apart
+            misplaced = weigh(theirs) >= max(enough, weigh(ours) + 2) or (
+                weigh(theirs) >= enough and bool(claim_context & (theirs - ours)) and not claim_context & (ours - theirs))
         if misplaced:
             return f"the source gives the claim's subject {other.text}"
     # A claim's year goes with its other figure: "$3.6bn in 2022" is not "$3.6bn in 2023".
@@ -677,8 +710,10 @@ def _date_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evi
 _PARTICLES = frozenset(["von", "van", "de", "la", "of", "der"])
 
 
-def _names(tokens: list[Token]) -> list[list[int]]:
-    """Runs of capitalised words (a lone sentence opener only when the text also capitalises it mid-sentence)."""
+def _names(tokens: list[Token], common: frozenset[str] = frozenset()) -> list[list[int]]:
+    """Runs of capitalised words. A lone sentence opener is a name when the text also capitalises it
+    mid-sentence, or when ``common`` (the words the texts write in lower case) is given and lacks it:
+    "Pelby had a population of …" names Pelby where no text writes "pelby"."""
     runs: list[list[int]] = []
     run: list[int] = []
     for i, token in enumerate(tokens):
@@ -703,7 +738,8 @@ def _names(tokens: list[Token]) -> list[list[int]]:
         while r and tokens[r[-1]].lower in _PARTICLES:
             r = r[:-1]
         opens = r and (r[0] == 0 or tokens[r[0] - 1].sentence != tokens[r[0]].sentence)
-        if opens and len(r) == 1 and tokens[r[0]].lower not in midsentence:
+        if opens and len(r) == 1 and tokens[r[0]].lower not in midsentence and (
+                not common or re.sub(r"['’]s$", "", tokens[r[0]].lower) in common):
             continue  # "Calder sued" counts where the text also writes "paid Calder"
         if r:
             cleaned.append(r)
@@ -806,13 +842,14 @@ def _fillers(tokens: list[Token], names: list[list[int]], slot: tuple[str, str])
     return found
 
 
-def _role_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+def _role_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]],
+                    common: frozenset[str] = frozenset()) -> list[str]:
     """A name the claim gives a role ("designed by N") where the evidence gives that role to another name."""
-    claim_names = _names(claim)
+    claim_names = _names(claim, common)
     if not claim_names or _negation_scopes(claim):
         return []
     claim_name_stems = set().union(*(_name_key(claim, run) for run in claim_names))
-    evidence_names = _names(evidence)
+    evidence_names = _names(evidence, common)
     found = []
     for run in claim_names:
         key = _name_key(claim, run)
@@ -856,10 +893,13 @@ def _verb_like(tokens: list[Token], i: int) -> bool:
         i + 1 >= len(tokens) or tokens[i + 1].lower != "of")
 
 
-def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
-    """"A beat B" against "B beat A": the parties on either side of the same verb, swapped."""
-    claim_names = {i for run in _names(claim) for i in run}
-    evidence_names = {i for run in _names(evidence) for i in run}
+def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]],
+               common: frozenset[str] = frozenset()) -> list[str]:
+    """"A beat B" against "B beat A": the parties on either side of the same verb, swapped. One
+    party is enough when it stands on the wrong side and nothing there says it the claim's way:
+    "… lost to A" for "A lost to B", "B sued for the lost profit" for "A sued B"."""
+    claim_names = {i for run in _names(claim, common) for i in run}
+    evidence_names = {i for run in _names(evidence, common) for i in run}
     found = []
     for v in sorted(aligned):
         if claim[v].stem in _SYMMETRIC or not _verb_like(claim, v) or claim[v].lower[0].isdigit() or not (
@@ -872,20 +912,34 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
         a, b = befores[0], afters[0]
         if claim[a].stem == claim[b].stem:
             continue
-        for ev in aligned[v]:
-            if not _verb_like(evidence, ev):
-                continue
-            clause = evidence[ev].clause
-            a_after = [j for j in aligned[a] if ev < j <= ev + 6 and evidence[j].clause == clause]
-            b_before = [j for j in aligned[b] if ev - 6 <= j < ev and evidence[j].clause == clause]
-            if not a_after or not b_before:
-                continue
-            if not (_participant(evidence, a_after[0], evidence_names)
-                    and _participant(evidence, b_before[-1], evidence_names)):
-                continue
-            if _passive(evidence, ev) == _passive(claim, v):
-                found.append(f"{claim[a].text} / {claim[b].text} ({claim[v].text})")
+        sides = [_sides(evidence, ev, aligned[a], aligned[b], evidence_names) for ev in aligned[v]
+                 if _verb_like(evidence, ev) and _passive(evidence, ev) == _passive(claim, v)]
+        # One party on the wrong side counts only beside a word that is surely a verb ("sued", "lost"),
+        # not one that may be a noun ("planets": "the inner planet, Kessler-42 b").
+        wrong = {"reversed"} | ({"one side"} if _claim_verb(claim, v) else set())
+        if "as claimed" in sides or not wrong & set(sides):
+            continue
+        found.append(f"{claim[a].text} / {claim[b].text} ({claim[v].text})")
     return sorted(set(found))
+
+
+def _sides(evidence: list[Token], ev: int, a_at: list[int], b_at: list[int], names: set[int]) -> str | None:
+    """How the evidence's verb at ``ev`` places the claim's first party (at ``a_at``) and second
+    (``b_at``): "as claimed" (A before it or B after it), "reversed" (A after it and B before it),
+    "one side" (A just after it or B just before it), or None (neither stands beside it)."""
+    clause = evidence[ev].clause
+
+    def beside(places: list[int], first: int, last: int) -> list[int]:
+        return [j for j in places if first <= j <= last and evidence[j].clause == clause
+                and _participant(evidence, j, names)]
+
+    if beside(a_at, ev - 6, ev - 1) or beside(b_at, ev + 1, ev + 6):
+        return "as claimed"
+    if beside(a_at, ev + 1, ev + 6) and beside(b_at, ev - 6, ev - 1):
+        return "reversed"
+    if beside(a_at, ev + 1, ev + 4) or beside(b_at, ev - 3, ev - 1):
+        return "one side"
+    return None
 
 
 # -------------------------------------------------------------------------------- quantifiers
@@ -931,12 +985,14 @@ def _overstated(claim: list[Token], evidence: list[Token], aligned: dict[int, li
 
 # --------------------------------------------------------------------------------------- entry
 
-def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved: str | None = None) -> Binding:
+def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved: str | None = None,
+          wider: str | None = None) -> Binding:
     """Read how ``evidence`` (the quoted passage) attaches the claim's words. Figures are read in
     ``neighbourhood`` (the passage with sentences either side), since the sentence that gives
     the claim's subject its own figure is often the next one; negation in ``retrieved`` (every
     passage retrieval found for the claim), since the sentence that denies a claim shares fewer
-    of its words than the one that merely mentions them."""
+    of its words than the one that merely mentions them; and when those show none, in ``wider``
+    (more passages), which may add a negation but never takes one away."""
     claim_tokens = tokenize(claim)
     evidence_tokens = tokenize(evidence)
     aligned = _aligned(claim_tokens, evidence_tokens)
@@ -945,15 +1001,31 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
     around = neighbourhood if neighbourhood is not None else evidence
     around_tokens = tokenize(around) if neighbourhood is not None else evidence_tokens
     read_tokens = tokenize(retrieved) if retrieved is not None else evidence_tokens
+    common = _lower_case_words(claim_tokens, evidence_tokens, around_tokens, read_tokens)
+    negated = _negation_conflicts(claim_tokens, read_tokens, _aligned(claim_tokens, read_tokens))
+    if not negated and wider is not None and wider != retrieved:
+        wider_tokens = tokenize(wider)
+        negated = _negation_conflicts(claim_tokens, wider_tokens, _aligned(claim_tokens, wider_tokens))
     return Binding(
-        negated=tuple(_negation_conflicts(claim_tokens, read_tokens, _aligned(claim_tokens, read_tokens))),
+        negated=tuple(negated),
         opposites=tuple(_opposite_conflicts(claim_tokens, evidence_tokens, aligned)),
-        unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens)),
-        other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned)),
-        reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned)),
+        unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens, common)),
+        other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned, common)),
+        reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned, common)),
         overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned)),
         redated=tuple(_date_conflicts(claim, claim_tokens, evidence, evidence_tokens)),
     )
+
+
+#: Words that open sentences without naming anyone: "Some participants …", "However, …".
+_OPENERS = frozenset(_words("""some all most many much few several each every both either neither no none any
+another other such only even just yet but nor not however although though because since if unless once until
+after before here today now then thus hence instead later earlier meanwhile overall together currently recently"""))
+
+
+def _lower_case_words(*texts: list[Token]) -> frozenset[str]:
+    """Every word the texts write in lower case: a capitalised sentence opener outside it is a name."""
+    return frozenset(t.lower for tokens in texts for t in tokens if not t.capital) | _STOP | _OPENERS
 
 
 def describe(binding: Binding) -> Iterable[str]:

@@ -26,6 +26,9 @@ AROUND = 2
 MIN_QUOTE_WORDS = 5
 #: Sentences either side of the quoted window in which a figure's binding is read.
 NEIGHBOURHOOD = 2
+#: Windows retrieval reads for a negation of the claim: more than the model scores, since the
+#: sentence that denies a claim ("Vasko did not give evidence") shares fewer of its words.
+NEGATION_WINDOWS = 6
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,7 +101,9 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         contra_i = None
     best = hits[best_i]
     guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best), around=_nearby(index, best, AROUND, 0),
-                         neighbourhood=_nearby(index, best, NEIGHBOURHOOD, 0), retrieved=_retrieved(index, hits))
+                         neighbourhood=_nearby(index, best, NEIGHBOURHOOD, 0),
+                         retrieved=_retrieved(index, hits),
+                         wider=_retrieved(index, hits + index.search(claim, k=NEGATION_WINDOWS)))
     union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
                      index.idf, index.unseen_idf)
     features = {

@@ -147,7 +147,7 @@ class GuardResult:
 
 def check(
     claim: str, evidence: str, document: str, nearby: str | None = None, around: str | None = None,
-    neighbourhood: str | None = None, retrieved: str | None = None,
+    neighbourhood: str | None = None, retrieved: str | None = None, wider: str | None = None,
 ) -> GuardResult:
     """Compare the claim's figures and names with the evidence window and the whole source.
 
@@ -191,7 +191,7 @@ def check(
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
         unstated_names=tuple(unstated_names),
-        negation_mismatch=negated, binding=binding.check(claim, evidence, neighbourhood, retrieved),
+        negation_mismatch=negated, binding=binding.check(claim, evidence, neighbourhood, retrieved, wider),
     )
 
 

@@ -27,6 +27,10 @@ _WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "dozen": 12, "twice": 2, "thrice": 3,
 }
+#: Number words that give a place in an order, not a count: "finished ninth".
+_ORDINALS = frozenset(["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])
+#: The word after a number word, which may be its unit ("ten years", "five-year").
+_WORD_UNIT = re.compile(r"(?:\s+|-)([^\W\d_]+)\b")
 #: Words that name a figure in passing ("one of", "the first", "a second") and are no claim of a figure.
 _INCIDENTAL = frozenset(["one", "first", "second"])
 #: Shares in words: what a source may say for a claim's percentage ("half" for "50 %").
@@ -55,6 +59,7 @@ for _names, _dimension, _factor in (
     ("acre acres", "area", 4046.8564),
     ("second seconds sec secs s", "time", 1.0), ("minute minutes min mins", "time", 60.0),
     ("hour hours hr hrs h", "time", 3600.0), ("day days", "time", 86400.0), ("week weeks", "time", 604800.0),
+    ("month months", "time", 2629800.0), ("year years yr yrs", "time", 31557600.0),
     ("%", "share", 0.01), ("percent per-cent", "share", 0.01),
 ):
     for _name in _names.split():
@@ -66,7 +71,7 @@ _NUMBER = re.compile(
     # Not inside a word ("A380"), but right after CJK text, which has no spaces ("高さは333メートル").
     r"(?P<currency>[$£€¥]\s?)?(?<![.])(?<!(?![\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff])\w)(?P<raw>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?:st|nd|rd|th)?"
     r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn|k)\b|(?P<money_m>m)\b(?<=[\d\s]m))?"
-    r"(?P<unit>\s*(?:%|percent\b|per cent\b|°\s?[CF]\b|degrees\s+(?:celsius|fahrenheit)\b|"
+    r"(?P<unit>(?:\s*|-)(?:%|percent\b|per cent\b|°\s?[CF]\b|degrees\s+(?:celsius|fahrenheit)\b|"
     r"square\s+(?:kilomet(?:re|er)s|miles)\b|sq\.?\s*(?:km|mi)\b|km/h|m/s|"
     r"[A-Za-z²]+\b(?:/h)?))?",
     re.IGNORECASE,
@@ -122,10 +127,13 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
         if re.match(r"[A-Z]", text[match.end("raw") : match.end("raw") + 1]):
             continue  # "5G", "4K", "3D": part of a name
         found.append(_quantity(match, text))
+    fractions = [m.span() for m in _FRACTION.finditer(text)]
     for match in re.finditer(r"[^\W\d_]+", text):
         token = terms(match.group())[0] if terms(match.group()) else ""
+        if any(first <= match.start() < last for first, last in fractions):
+            continue  # the "three" of "three-quarters" is the fraction's, not a figure of its own
         if token in _WORDS and (incidental or token not in _INCIDENTAL):
-            found.append(Quantity(float(_WORDS[token]), token, False, match.start(), end=match.end()))
+            found.append(_word_quantity(token, match, text))
     for match in _FRACTION.finditer(text):
         if not _AS_SHARE.search(text[max(0, match.start() - 12) : match.start()]) and not re.match(
                 r"\s+of\b", text[match.end() :]):
@@ -144,6 +152,21 @@ def stated_in(source: str) -> tuple[Quantity, ...]:
     return tuple(parse_quantities(source, incidental=True))
 
 
+def _word_quantity(token: str, match: re.Match[str], text: str) -> Quantity:
+    """A figure in words, with its unit as the digits have theirs: "ten years" is a duration,
+    "ninth" a rank, "eight weeks" is not "ten weeks"."""
+    value, start = float(_WORDS[token]), match.start()
+    if token in _ORDINALS:
+        return Quantity(value, token, False, start, "rank", value, end=match.end(), unit="rank")
+    following = _WORD_UNIT.match(text, match.end())
+    word = following.group(1).lower() if following else ""
+    if len(word) > 2 and word in _UNITS:  # "ten m" or "two s" is too unlikely to read as a unit
+        dimension, factor = _UNITS[word]
+        return Quantity(value, text[start : following.end()], False, start, dimension, value * factor,
+                        end=following.end(), unit=word)
+    return Quantity(value, token, False, start, end=match.end(), noun=word.removesuffix("s"))
+
+
 def _quantity(match: re.Match[str], text: str) -> Quantity:
     raw, scale = match.group("raw"), match.group("scale")
     value = float(raw.replace(",", ""))
@@ -151,7 +174,7 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
         value *= _SCALE[scale.lower()]
     if match.group("money_m") and match.group("currency"):
         value *= 1e6  # "$3m"; a bare "8,849 m" is metres
-    written = (match.group("unit") or "").strip()
+    written = (match.group("unit") or "").strip().lstrip("-")  # "10-year"
     if len(written) == 1 and written.isupper() and written not in "CF" or written[:1].isupper() and len(written) > 1 \
             and not written.startswith(("°", "K")) and written.lower() not in _UNITS:
         written = ""  # "5G", "4K", "3D": a name, not a unit
@@ -170,6 +193,8 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
     elif key in _UNITS:
         dimension, factor = _UNITS[key]
         base = value * factor
+    if dimension is None and not scale and re.match(r"(?:st|nd|rd|th)\b", text[match.end("raw"):], re.IGNORECASE):
+        dimension, base, key = "rank", value, "rank"  # "9th": a place in an order
     hedge_match = _HEDGE.search(text[max(0, match.start() - 24) : match.start()])
     is_year = (not scale and not dimension and "," not in raw and "." not in raw and 1000 <= value <= 2100
                and len(raw) == 4 and not match.group("currency"))
@@ -192,6 +217,9 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
     noun = "$" if match.group("currency") or re.match(r"\s*(?:dollars|euros|pounds sterling|usd|eur|gbp)\b",
                                                        text[end:], re.IGNORECASE) else (
         following.group(1).lower().removesuffix("s") if following else "")
+    if dimension == "rank":
+        end = match.end("raw") + 2
+        shown = text[match.start("raw") : end]
     unit_key = "%" if key in ("%", "percent", "per-cent") else key if dimension else ""
     if match.group("money_m"):
         shown = text[match.start() : match.end("money_m")].strip()
