@@ -94,6 +94,9 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Marra sued Kell Shipping.", "Kell Shipping cancelled the contract with Marra Foods in 2020. Marra sued for damages."),
         ("Both probes were launched by the Vessa rocket.",  # "probes" is no verb with a party after it
          "The first probe, Arden 1, weighs 300 kg. Both were launched by the Vessa rocket."),
+        ("The ferry from Orla to Penn takes 95 minutes.",  # a passage naming no one, against one naming others
+         "A ferry runs from Orla to Penn twice a day. The crossing takes 1 hour 35 minutes. "
+         "Boats from Penn to Skye take 40 minutes."),
         ("About 400 volunteers took part in the survey.",  # the negated clause is about someone else
          "The council, which ran the survey, did not take part in the analysis. The survey enrolled 412 volunteers, "
          "who took part by post."),
@@ -123,10 +126,38 @@ def test_a_true_claim_is_left_alone(claim, evidence):
         ("ten weeks", "ten years", False),
         ("finished ninth", "finished 9th", True),  # ranks
         ("finished ninth", "finished third", False),
+        ("two million residents", "2,000,000 residents", True),  # scales spelled out
+        ("close to two and a half million", "2.45 million", True),
+        ("over a quarter of a million copies", "more than 250,000 copies", True),
+        ("two million residents", "2 residents", False),
+        ("seven in ten", "70%", True),  # ratios are shares
+        ("roughly four in five", "81%", True),
+        ("one in four", "40%", False),
+        ("about 2.5 US gallons", "9.5 litres", True),  # units in several words
+        ("about 15.5 miles per hour", "25 km/h", True),
+        ("roughly 200 years", "about two centuries", True),
+        ("135 minutes", "2 hours 15 minutes", True),  # a duration in two units is their sum
+        ("75 months", "six years and three months", True),
+        ("75 months", "six years and nine months", False),
     ],
 )
 def test_equivalent_figures(claimed, stated, same):
     assert same_quantity(parse_quantities(claimed)[0], parse_quantities(stated, incidental=True)[0]) is same
+
+
+@pytest.mark.parametrize(
+    ("claimed", "stated"),
+    [
+        ("between about 77 and 93 pounds", "between 35 and 42 kg"),  # a range's unit is written once
+        ("from 54 to 57°F", "at 12–14°C"),
+    ],
+)
+def test_a_range_takes_its_unit_for_both_ends(claimed, stated):
+    claim, source = parse_quantities(claimed), parse_quantities(stated)
+    assert len(claim) == len(source) == 2
+    assert all(same_quantity(c, s) for c, s in zip(claim, source))
+    assert parse_quantities("aged 45 to 80")[0].dimension is None  # no unit, nothing to take
+
 
 
 def test_the_number_word_of_a_fraction_is_no_figure_of_its_own():

@@ -641,7 +641,11 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
         ours_unit, theirs_unit = layout.unit(index, by_clause), layout.unit(at, by_clause)
         ours, theirs = layout.stems[ours_unit], layout.stems[theirs_unit]
         if claim_names:
-            misplaced = weigh(theirs) > weigh(ours) and (layout.foreign(ours_unit, claim_names) or weigh(ours) == 0)
+            foreign = layout.foreign(ours_unit, claim_names)
+            # A passage that names no one ("The crossing takes 2 hours 15 minutes") loses only to one
+            # that names no one but the claim's subject, not to "boats from Kirkvik to Ulla take 40 minutes".
+            misplaced = weigh(theirs) > weigh(ours) and (foreign or weigh(ours) == 0) and (
+                foreign or not layout.foreign(theirs_unit, claim_names))
         else:  # by the claim's words: more of them there, or there the words that tell the two apart
             misplaced = weigh(theirs) >= max(enough, weigh(ours) + 2) or (
                 weigh(theirs) >= enough and bool(claim_context & (theirs - ours)) and not claim_context & (ours - theirs))

@@ -29,14 +29,36 @@ _WORDS = {
 }
 #: Number words that give a place in an order, not a count: "finished ninth".
 _ORDINALS = frozenset(["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])
-#: The word after a number word, which may be its unit ("ten years", "five-year").
-_WORD_UNIT = re.compile(r"(?:\s+|-)([^\W\d_]+)\b")
+#: The words after a figure in words, which may be its unit ("ten years", "five-year", "one million US gallons").
+_WORD_UNIT = re.compile(r"(?:\s+|-)(U\.?S\.?\s+gallons?|(?:miles|kilomet(?:re|er)s)\s+(?:per|an)\s+hour|[^\W\d_]+)\b",
+                        re.IGNORECASE)
+_SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+#: A scale spelled out: "two million", "two and a half million", "a quarter of a million", "half a billion".
+_SPELLED_SCALE = re.compile(
+    rf"\b(?:(?P<whole>a|an|{_SMALL_WORDS})\s+and\s+a\s+(?P<plus>half|quarter)"
+    r"|(?P<part>half|a\s+quarter|three[\s-]quarters|a\s+third|two[\s-]thirds)(?:\s+of)?\s+an?"
+    rf"|(?P<single>a|{_SMALL_WORDS}))\s+(?P<scale>thousand|million|billion|trillion)\b",
+    re.IGNORECASE,
+)
+_PARTS = {"half": 0.5, "quarter": 0.25, "a quarter": 0.25, "three quarters": 0.75, "three-quarters": 0.75,
+          "a third": 1 / 3, "two thirds": 2 / 3, "two-thirds": 2 / 3}
+#: A share said as a ratio: "seven in ten", "97 in every 100", "one out of four".
+_RATIO = re.compile(
+    rf"\b(?P<n>\d+|{_SMALL_WORDS})\s+(?:in|out\s+of)\s+(?:every\s+)?(?P<m>\d+|{_SMALL_WORDS}|a\s+hundred|hundred)\b"
+    r"(?![\s-]*(?:%|[a-z]*(?:second|minute|hour|day|week|month|year)s?\b))",
+    re.IGNORECASE,
+)
+#: What joins two figures of one duration ("2 hours 15 minutes", "six years and three months") or
+#: a range whose unit is written once ("35 and 42 kg", "12–14°C", "54 to 57°F").
+_DURATION_JOIN = re.compile(r"\s*(?:,|and)?\s*")
+_RANGE_JOIN = re.compile(r"\s*(?:–|—|-|to|and)\s*")
 #: Words that name a figure in passing ("one of", "the first", "a second") and are no claim of a figure.
 _INCIDENTAL = frozenset(["one", "first", "second"])
 #: Shares in words: what a source may say for a claim's percentage ("half" for "50 %").
 _FRACTIONS = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25,
               "two thirds": 2 / 3, "two-thirds": 2 / 3, "three quarters": 0.75, "three-quarters": 0.75,
-              "a fifth": 0.2, "one fifth": 0.2, "a tenth": 0.1, "one tenth": 0.1}
+              "a fifth": 0.2, "one fifth": 0.2, "two fifths": 0.4, "two-fifths": 0.4, "three fifths": 0.6,
+              "three-fifths": 0.6, "four fifths": 0.8, "four-fifths": 0.8, "a tenth": 0.1, "one tenth": 0.1}
 _AS_SHARE = re.compile(r"\b(?:by|about|nearly|almost|roughly|over|than|just|around|some)\s+$", re.IGNORECASE)
 _FRACTION = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _FRACTIONS), key=len, reverse=True)) + r")\b",
                        re.IGNORECASE)
@@ -60,10 +82,15 @@ for _names, _dimension, _factor in (
     ("second seconds sec secs s", "time", 1.0), ("minute minutes min mins", "time", 60.0),
     ("hour hours hr hrs h", "time", 3600.0), ("day days", "time", 86400.0), ("week weeks", "time", 604800.0),
     ("month months", "time", 2629800.0), ("year years yr yrs", "time", 31557600.0),
+    ("decade decades", "time", 315576000.0), ("century centuries", "time", 3155760000.0),
     ("%", "share", 0.01), ("percent per-cent", "share", 0.01),
 ):
     for _name in _names.split():
         _UNITS[_name] = (_dimension, _factor)
+#: Units written in several words, as the one key of ``_UNITS``.
+_UNIT_PHRASES = {"miles per hour": "mph", "miles an hour": "mph", "kilometres per hour": "km/h",
+                 "kilometers per hour": "km/h", "kilometres an hour": "km/h", "kilometers an hour": "km/h",
+                 "us gallons": "gallons", "us gallon": "gallons"}
 _TEMPERATURE = {"°c": "c", "c": "c", "celsius": "c", "degrees celsius": "c", "°f": "f", "f": "f",
                 "fahrenheit": "f", "degrees fahrenheit": "f"}
 
@@ -73,6 +100,7 @@ _NUMBER = re.compile(
     r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn|k)\b|(?P<money_m>m)\b(?<=[\d\s]m))?"
     r"(?P<unit>(?:\s*|-)(?:%|percent\b|per cent\b|°\s?[CF]\b|degrees\s+(?:celsius|fahrenheit)\b|"
     r"square\s+(?:kilomet(?:re|er)s|miles)\b|sq\.?\s*(?:km|mi)\b|km/h|m/s|"
+    r"(?:miles|kilomet(?:re|er)s)\s+(?:per|an)\s+hour\b|U\.?S\.?\s+gallons?\b|"
     r"[A-Za-z²]+\b(?:/h)?))?",
     re.IGNORECASE,
 )
@@ -120,9 +148,12 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
             found.append(Quantity(float(start[:2] + end), match.group(2), True, match.start(2), end=match.end(2)))
             short_ends.add(match.start(2))
     markers = [m.span() for m in _MARKER.finditer(text)]
+    spelled = _spelled(text)
+    found += spelled
+    taken = [(q.start, q.end) for q in spelled]
     for match in _NUMBER.finditer(text):
         at = match.start("raw")
-        if at in short_ends or any(first <= at < last for first, last in markers):
+        if at in short_ends or any(first <= at < last for first, last in markers + taken):
             continue
         if re.match(r"[A-Z]", text[match.end("raw") : match.end("raw") + 1]):
             continue  # "5G", "4K", "3D": part of a name
@@ -130,18 +161,110 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
     fractions = [m.span() for m in _FRACTION.finditer(text)]
     for match in re.finditer(r"[^\W\d_]+", text):
         token = terms(match.group())[0] if terms(match.group()) else ""
-        if any(first <= match.start() < last for first, last in fractions):
+        if any(first <= match.start() < last for first, last in fractions + taken):
             continue  # the "three" of "three-quarters" is the fraction's, not a figure of its own
         if token in _WORDS and (incidental or token not in _INCIDENTAL):
             found.append(_word_quantity(token, match, text))
     for match in _FRACTION.finditer(text):
+        if any(first <= match.start() < last for first, last in taken):
+            continue
         if not _AS_SHARE.search(text[max(0, match.start() - 12) : match.start()]) and not re.match(
                 r"\s+of\b", text[match.end() :]):
             continue  # "half an hour" is no share; "half of the patients", "by more than half" are
         share = _FRACTIONS[match.group(1).lower()]
         found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end(),
                               unit="fraction"))
+    return _joined(sorted(found, key=lambda q: q.start), text)
+
+
+def _spelled(text: str) -> list[Quantity]:
+    """Figures spelled out over several words: scales ("two and a half million US gallons") and
+    ratios ("seven in ten"), each one figure, not the small numbers inside it."""
+    found = []
+    for match in _SPELLED_SCALE.finditer(text):
+        scale = _SCALE[match.group("scale").lower()]
+        if match.group("part"):
+            value = _PARTS[re.sub(r"\s+", " ", match.group("part").lower())] * scale
+        else:
+            whole = (match.group("whole") or match.group("single")).lower()
+            value = (1.0 if whole in ("a", "an") else float(_WORDS[whole])) + (
+                _PARTS[match.group("plus").lower()] if match.group("plus") else 0.0)
+            value *= scale
+        end, dimension, base, unit = match.end(), None, None, ""
+        if (following := _unit_word(text, end)) is not None:
+            unit, end = following
+            dimension, factor = _UNITS[unit]
+            base = value * factor
+        found.append(Quantity(value, text[match.start() : end], False, match.start(), dimension, base,
+                              _hedge_before(text, match.start()), end=end, unit=unit))
+    for match in _RATIO.finditer(text):
+        n, m = (_number_word(match.group(g)) for g in ("n", "m"))
+        if not 0 < n < m <= 1000 or any(q.start <= match.start() < q.end for q in found):
+            continue
+        found.append(Quantity(n / m, match.group(0), False, match.start(), "share", n / m,
+                              _hedge_before(text, match.start()), end=match.end(), unit="ratio"))
     return found
+
+
+def _number_word(word: str) -> float:
+    word = re.sub(r"^a\s+", "", word.lower())
+    return float(word) if word[0].isdigit() else float(_WORDS[word])
+
+
+def _unit_word(text: str, end: int) -> tuple[str, int] | None:
+    """The unit written right after ``end`` ("… years", "-year", "… US gallons") as a key of ``_UNITS``."""
+    following = _WORD_UNIT.match(text, end)
+    if following is None:
+        return None
+    word = following.group(1).lower()
+    word = _UNIT_PHRASES.get(re.sub(r"^u\.?s\.?\s+", "us ", word), word)
+    if len(word) > 2 and word in _UNITS:  # "ten m" or "two s" is too unlikely to read as a unit
+        return word, following.end()
+    return None
+
+
+def _hedge_before(text: str, start: int) -> str:
+    hedge = _HEDGE.search(text[max(0, start - 24) : start])
+    return hedge.group(0).strip().lower() if hedge else ""
+
+
+def _joined(found: list[Quantity], text: str) -> list[Quantity]:
+    """Figures that are parts of one: a duration in two units ("2 hours 15 minutes") is their sum,
+    and the first figure of a range takes the unit written after the second ("35 and 42 kg")."""
+    joined: list[Quantity] = []
+    for quantity in found:
+        last = joined[-1] if joined else None
+        gap = text[last.end : quantity.start] if last is not None and last.end <= quantity.start else None
+        if last is None or gap is None:
+            joined.append(quantity)
+            continue
+        if (last.dimension == quantity.dimension == "time" and last.base and quantity.base
+                and last.base > quantity.base and _DURATION_JOIN.fullmatch(gap)):
+            total = last.base + quantity.base
+            joined[-1] = Quantity(total, text[last.start : quantity.end], False, last.start, "time", total, last.hedge,
+                                  end=quantity.end, unit="duration")
+            continue
+        if (last.dimension is None and not last.is_year and last.noun != "$" and quantity.dimension
+                and quantity.base is not None and _RANGE_JOIN.fullmatch(gap)
+                and (gap.strip() != "and" or re.search(r"\bbetween\s+(?:about\s+)?$", text[max(0, last.start - 16) : last.start]))):
+            dimension, base = _in_unit(last.value, quantity.unit)
+            if dimension is not None:
+                joined[-1] = Quantity(last.value, last.text, False, last.start, dimension, base, last.hedge,
+                                      last.decimals, last.end, unit=quantity.unit)
+        joined.append(quantity)
+    return joined
+
+
+def _in_unit(value: float, unit: str) -> tuple[str | None, float | None]:
+    """(dimension, base value) of ``value`` written in ``unit`` (a key of a parsed figure)."""
+    if unit in _TEMPERATURE:
+        return "temperature", value + 273.15 if _TEMPERATURE[unit] == "c" else (value - 32) * 5 / 9 + 273.15
+    if unit == "%":
+        return "share", value * 0.01
+    if unit in _UNITS:
+        dimension, factor = _UNITS[unit]
+        return dimension, value * factor
+    return None, None
 
 
 # Every claim citing a source is compared with its figures: read them once per source, not once per claim
@@ -158,13 +281,14 @@ def _word_quantity(token: str, match: re.Match[str], text: str) -> Quantity:
     value, start = float(_WORDS[token]), match.start()
     if token in _ORDINALS:
         return Quantity(value, token, False, start, "rank", value, end=match.end(), unit="rank")
-    following = _WORD_UNIT.match(text, match.end())
-    word = following.group(1).lower() if following else ""
-    if len(word) > 2 and word in _UNITS:  # "ten m" or "two s" is too unlikely to read as a unit
+    if (unit := _unit_word(text, match.end())) is not None:
+        word, end = unit
         dimension, factor = _UNITS[word]
-        return Quantity(value, text[start : following.end()], False, start, dimension, value * factor,
-                        end=following.end(), unit=word)
-    return Quantity(value, token, False, start, end=match.end(), noun=word.removesuffix("s"))
+        return Quantity(value, text[start:end], False, start, dimension, value * factor,
+                        _hedge_before(text, start), end=end, unit=word)
+    following = _WORD_UNIT.match(text, match.end())
+    noun = following.group(1).lower().removesuffix("s") if following else ""
+    return Quantity(value, token, False, start, hedge=_hedge_before(text, start), end=match.end(), noun=noun)
 
 
 def _quantity(match: re.Match[str], text: str) -> Quantity:
@@ -176,7 +300,8 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
         value *= 1e6  # "$3m"; a bare "8,849 m" is metres
     written = (match.group("unit") or "").strip().lstrip("-")  # "10-year"
     if len(written) == 1 and written.isupper() and written not in "CF" or written[:1].isupper() and len(written) > 1 \
-            and not written.startswith(("°", "K")) and written.lower() not in _UNITS:
+            and not written.startswith(("°", "K")) and written.lower() not in _UNITS \
+            and not written.upper().startswith(("US ", "U.S.")):
         written = ""  # "5G", "4K", "3D": a name, not a unit
     unit = written.lower()
     unit = re.sub(r"\s+", " ", unit).replace("° ", "°")
@@ -187,6 +312,7 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
     dimension, base = None, None
     key = unit.replace("square kilometres", "km²").replace("square kilometers", "km²").replace("square miles", "mi²")
     key = re.sub(r"^sq\.?\s*(km|mi)$", r"sq-\1", key).replace("per cent", "per-cent")
+    key = _UNIT_PHRASES.get(re.sub(r"^u\.?s\.? ", "us ", key), key)
     if key in _TEMPERATURE and (key.startswith(("°", "deg")) or key in ("celsius", "fahrenheit")):
         dimension = "temperature"
         base = value + 273.15 if _TEMPERATURE[key] == "c" else (value - 32) * 5 / 9 + 273.15
@@ -292,7 +418,7 @@ def same_quantity(claimed: Quantity, stated: Quantity) -> bool:
 
 
 def _looks_rounded(text: str) -> bool:
-    return bool(re.search(r"\d\s*(?:thousand|million|billion|trillion|bn|mn|k)\b", text, re.IGNORECASE)) or bool(
+    return bool(re.search(r"(?:\d\s*|[a-z]\s+)(?:thousand|million|billion|trillion|bn|mn|k)\b", text, re.IGNORECASE)) or bool(
         re.search(r"\.\d", text))
 
 
