@@ -24,6 +24,11 @@ def findings(claim: str, evidence: str) -> list[str]:
          "negated"),
         ("The library supports asynchronous requests.", "The library fails to support asynchronous requests.",
          "negated"),
+        ("The kit does not include a charging cable.",  # the claim denies what the source states
+         "The kit ships without a case and includes a charging cable.", "negated"),
+        ("Divers recovered a bronze anchor from the wreck.",  # only the negated clause has what sets it apart
+         "Two cannons recovered from the Maren wreck. Divers brought up a bell and the cannons in 2019. "
+         "No bronze anchor was recovered, although one is shown on the ship's plans.", "negated"),
         # opposites, aligned on the same words
         ("The membrane absorbs ultraviolet light.", "The membrane reflects ultraviolet light.", "opposite"),
         ("Exports rose sharply in the third quarter.", "Exports fell sharply in the third quarter.", "opposite"),
@@ -88,6 +93,10 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("They are right on the river, aren't they?", "They are right on the river, aren't they."),
         ("Ashby Town finished fourth in the table.",
          "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh."),
+        ("The kit includes a charging cable.", "The kit ships without a case and includes a charging cable."),
+        ("Divers recovered a bell from the wreck.",
+         "Two cannons recovered from the Maren wreck. Divers brought up a bell and the cannons in 2019. "
+         "No bronze anchor was recovered, although one is shown on the ship's plans."),
         ("The pump's casing is covered for five years.",
          "The casing is covered for five years; the motor is covered for two years."),
         ("Ferrow had 12,400 residents in 2020.", "Ferrow had 12,400 residents in 2020. Dorby, further east, had 8,900 residents."),

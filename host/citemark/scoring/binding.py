@@ -51,8 +51,10 @@ def _words(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    """The lexical stem, taken twice, so that "buildings" and "building" meet at "build"."""
-    return stem(stem(word))
+    """The lexical stem, taken twice, so that "buildings" and "building" meet at "build", and
+    without a final "e", so that "include" and "includes" meet at "includ"."""
+    stemmed = stem(stem(word))
+    return stemmed[:-1] if len(stemmed) > 4 and stemmed.endswith("e") else stemmed
 
 
 def _inflections(word: str) -> set[str]:
@@ -307,6 +309,12 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
                 scoped.append((i, cues[0]))
         if scoped and len(scoped) * 3 >= len(stated):
             scoped_in[clause] = scoped
+    for clause, scoped in list(scoped_in.items()):
+        cue_at = next((first - len(cue.split()) for first, _, cue in evidence_scopes
+                       if evidence[first].clause == clause), None)
+        if cue_at is not None and _someone_else(claim, min(i for i, _ in scoped), evidence, cue_at, aligned):
+            del scoped_in[clause]  # the negated clause is about someone else ("the company did not take part")
+            clauses = {c: stated for c, stated in clauses.items() if c != clause}
     plain = [stated for clause, stated in clauses.items() if clause not in scoped_in]
     best_plain = max((len(stated) for stated in plain), default=0)
     found = []
@@ -315,10 +323,6 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         # negates is not stated plainly there ("carries road traffic only; it has never carried trains").
         if len(clauses[clause]) < best_plain:
             continue
-        cue_at = next((first - len(cue.split()) for first, _, cue in evidence_scopes
-                       if evidence[first].clause == clause), None)
-        if cue_at is not None and _someone_else(claim, min(i for i, _ in scoped), evidence, cue_at, aligned):
-            continue  # the negated clause is about someone else ("the company did not take part")
         unstated = [(i, cue) for i, cue in scoped if not any(i in stated for stated in plain
                                                              if len(stated) == best_plain)]
         found += [f"{claim[i].text} (the source: “{cue} … {claim[i].text}”)" for i, cue in sorted(unstated)]
@@ -328,6 +332,18 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         cues = [_covered(evidence_scopes, j) for j in aligned[last]]
         if all(cues) and _covered(claim_scopes, last) is None:
             found.append(f"{claim[last].text} (the source: “{cues[0]} … {claim[last].text}”)")
+    if not found and not negative_claim:
+        # A negated clause with the claim's verb holds the word that sets the claim apart, which no
+        # plain clause has: "No third planet was found" against "found a third planet", whatever
+        # "Two planets found orbiting …" says.
+        plain_words = {i for stated in plain for i in stated}
+        for clause, scoped in scoped_in.items():
+            denied = dict(scoped)
+            verbs = [i for i in denied if _claim_verb(claim, i)]
+            apart = [i for i in denied if i not in plain_words and i not in verbs]
+            if verbs and apart:
+                found.append(f"{claim[apart[0]].text} (the source: “{denied[apart[0]]} … {claim[apart[0]].text}”)")
+                break
     return found
 
 
@@ -365,13 +381,23 @@ def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[in
     best = max(len(found) for found in holding.values())
     if best * 2 < len(negated):
         return []
-    cued = {t.clause for t in evidence if t.lower in _NEGATORS or t.lower.endswith("n't") or t.lower in _PRIVATIVE_WORDS}
+    cues = [j for j, t in enumerate(evidence)
+            if t.lower in _NEGATORS or t.lower.endswith("n't") or t.lower in _PRIVATIVE_WORDS]
     for clause, found in holding.items():
-        if len(found) == best and (clause in cued or any(_covered(evidence_scopes, j) for i in found
-                                                         for j in aligned[i] if evidence[j].clause == clause)):
+        places = [j for i in found for j in aligned[i] if evidence[j].clause == clause]
+        cued = any(evidence[j].clause == clause and not _verb_between(evidence, j, min(places, default=j))
+                   for j in cues)
+        if len(found) == best and (cued or any(_covered(evidence_scopes, j) for j in places)):
             return []  # the source negates it too ("unable, due to her condition, to attend")
     i = min(negated)
     return [f"{claim[i].text} (the claim says “{_covered(claim_scopes, i)}”; the source states it without)"]
+
+
+def _verb_between(tokens: list[Token], cue: int, place: int) -> bool:
+    """"without a piano part and uses recordings": a verb joined by "and" / "or" after the cue
+    and before ``place`` starts what the cue does not deny."""
+    return any(tokens[k].lower in ("and", "or") and _past_or_present(tokens[k + 1].lower)
+               for k in range(cue + 1, min(place, len(tokens) - 1)))
 
 
 def _claim_verb(tokens: list[Token], i: int) -> bool:
