@@ -337,7 +337,7 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         # plain clause has: "No third planet was found" against "found a third planet", whatever
         # "Two planets found orbiting …" says.
         plain_words = {i for stated in plain for i in stated}
-        for clause, scoped in scoped_in.items():
+        for scoped in scoped_in.values():
             denied = dict(scoped)
             verbs = [i for i in denied if _claim_verb(claim, i)]
             apart = [i for i in denied if i not in plain_words and i not in verbs]
