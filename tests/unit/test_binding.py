@@ -63,6 +63,11 @@ def findings(claim: str, evidence: str) -> list[str]:
          "Mia Sorel won the sprint in 11.2 seconds, holding off Anna Lind by a metre.", "reversed"),
         ("Kell Shipping sued Marra Foods over the contract.",
          "Kell Shipping cancelled the contract with Marra Foods in 2020. Marra sued for damages.", "reversed"),
+        # a year the clause with the claim's event verb gives otherwise, the verb words away or in the future
+        ("Mira Olsen took over as the firm's chief executive in May 2021.",
+         "Sales rose, said Mira Olsen, who took over in May 2022 from the founder.", "date"),
+        ("The ferry will enter regular service in March 2026.",
+         "The ferry will enter service in March 2027, a year later than planned.", "date"),
         # a stronger quantifier or modality than the passage's
         ("All participants improved.", "Most participants improved after six weeks.", "overstated"),
         ("The trial proves the drug works.", "The trial suggests the drug works in adults.", "overstated"),
@@ -94,6 +99,8 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Ashby Town finished fourth in the table.",
          "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh."),
         ("The kit includes a charging cable.", "The kit ships without a case and includes a charging cable."),
+        ("Mira Olsen took over as the firm's chief executive in May 2022.",
+         "Sales rose, said Mira Olsen, who took over in May 2022 from the founder."),
         ("Divers recovered a bell from the wreck.",
          "Two cannons recovered from the Maren wreck. Divers brought up a bell and the cannons in 2019. "
          "No bronze anchor was recovered, although one is shown on the ship's plans."),

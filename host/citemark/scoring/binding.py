@@ -561,6 +561,8 @@ MAX_FIGURES = 60
 FIGURE_REACH = 6
 #: How many words after a figure its year may stand and still be its own ("$3.6bn in 2023").
 PHRASE_AFTER = 4
+#: How many words before a claim's year its event verb may stand ("took over as the firm's chief executive in 2024").
+DATE_REACH = 9
 _MONTH_WORDS = frozenset(_words("""january february march april may june july august september october november
 december jan feb mar apr jun jul aug sep sept oct nov dec"""))
 
@@ -712,8 +714,8 @@ def _date_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evi
         at = _token_at(claim, year.start)
         if at is None:
             continue
-        context = next((claim[k] for k in range(at - 1, max(-1, at - 7), -1) if not claim[k].capital and (
-            claim[k].lower in _IRREGULAR or claim[k].lower in _LEMMAS
+        context = next((claim[k] for k in range(at - 1, max(-1, at - DATE_REACH - 1), -1) if not claim[k].capital and (
+            claim[k].lower in _IRREGULAR or claim[k].lower in _LEMMAS or _claim_verb(claim, k)
             or len(claim[k].lower) > 4 and claim[k].lower.endswith("ed"))), None)  # the event: "completed in 2015"
         if context is None:
             continue
