@@ -26,6 +26,8 @@ def findings(claim: str, evidence: str) -> list[str]:
          "negated"),
         ("The kit does not include a charging cable.",  # the claim denies what the source states
          "The kit ships without a case and includes a charging cable.", "negated"),
+        ("The Larks will not play in the Harbour Cup next year.",  # a cue after the stated words denies nothing
+         "The Larks will play in the Harbour Cup next year, a competition they have never entered.", "negated"),
         ("Divers recovered a bronze anchor from the wreck.",  # only the negated clause has what sets it apart
          "Two cannons recovered from the Maren wreck. Divers brought up a bell and the cannons in 2019. "
          "No bronze anchor was recovered, although one is shown on the ship's plans.", "negated"),
@@ -52,6 +54,11 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("Tomas Berg founded the company.",
          "Lena Ortiz founded the company in 2004, and Tomas Berg joined as its second engineer.", "role"),
         ("The winner was Rosa Elm.", "The winner, Dana Voss, edged out Rosa Elm by two points.", "role"),
+        # the name's own role in the source is another one, while the source states the claim's relation
+        ("Pia Lund wrote the novel Glass Tides.",
+         "Tor Ekberg wrote Glass Tides in 1988; it was translated into English by Pia Lund.", "role"),
+        ("The Arlo kettle was designed by Fenmark.",
+         "The Arlo kettle was designed in-house, with the heating element supplied by Fenmark.", "role"),
         # the two parties swapped
         ("The borrower must pay the lender a fee.", "The lender must pay the borrower a fee if the loan is cancelled.",
          "reversed"),
@@ -99,6 +106,10 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Ashby Town finished fourth in the table.",
          "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh."),
         ("The kit includes a charging cable.", "The kit ships without a case and includes a charging cable."),
+        ("Pia Lund translated the novel Glass Tides.",
+         "Tor Ekberg wrote Glass Tides in 1988; it was translated into English by Pia Lund."),
+        ("Kell Freight moved its depot and paid Marra for the loads.",  # one party, several verbs
+         "In 2021 Kell Freight moved its depot to Orrin and paid Marra for only some of the loads."),
         ("Mira Olsen took over as the firm's chief executive in May 2022.",
          "Sales rose, said Mira Olsen, who took over in May 2022 from the founder."),
         ("Divers recovered a bell from the wreck.",

@@ -385,8 +385,8 @@ def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[in
             if t.lower in _NEGATORS or t.lower.endswith("n't") or t.lower in _PRIVATIVE_WORDS]
     for clause, found in holding.items():
         places = [j for i in found for j in aligned[i] if evidence[j].clause == clause]
-        cued = any(evidence[j].clause == clause and not _verb_between(evidence, j, min(places, default=j))
-                   for j in cues)
+        cued = any(evidence[j].clause == clause and j < max(places, default=j + 1)  # a cue denies what follows it
+                   and not _verb_between(evidence, j, min(places, default=j)) for j in cues)
         if len(found) == best and (cued or any(_covered(evidence_scopes, j) for j in places)):
             return []  # the source negates it too ("unable, due to her condition, to attend")
     i = min(negated)
@@ -791,7 +791,11 @@ def _name_key(tokens: list[Token], run: list[int]) -> frozenset[str]:
 _ROLE_NOUNS = frozenset(_stem(w) for w in _words("""winner champion designer creator inventor founder cofounder author
 writer editor director producer composer discoverer captain coach manager ceo chairman chairwoman chair president
 judge plaintiff defendant prosecutor lender borrower buyer seller architect engineer pilot leader runner-up
-runner nominee recipient laureate curator conductor presenter host owner chief head sponsor""".lower()))
+runner nominee recipient laureate curator conductor presenter host owner chief head sponsor investigator
+statistician translator illustrator publisher narrator drummer guitarist bassist singer vocalist goalkeeper
+striker witness barrister solicitor lawyer attorney claimant respondent appellant landlord tenant treasurer
+secretary spokesperson spokesman spokeswoman analyst physician surgeon supervisor chancellor mayor governor
+ambassador commissioner inspector referee umpire""".lower()))
 _DETERMINERS = frozenset(_words("the a an its their his her our this that these those whose"))
 
 
@@ -805,8 +809,9 @@ def _slot(tokens: list[Token], run: list[int]) -> tuple[str, str] | None:
         return None  # "Veloran's product lead": the name owns the role, it does not fill it
     for k in range(first - 1, max(0, first - 5), -1):  # "created by the Danish engineer Aksel Brandt"
         if tokens[k].lower == "by":
-            if k >= 1 and _content(tokens[k - 1]) and all(t.joined for t in tokens[k + 1 : first + 1]):
-                return ("by", _lemma(tokens[k - 1].lower))
+            verb = next((v for v in range(k - 1, max(-1, k - 4), -1) if _claim_verb(tokens, v)), k - 1)
+            if k >= 1 and _content(tokens[verb]) and all(t.joined for t in tokens[k + 1 : first + 1]):
+                return ("by", _lemma(tokens[verb].lower))  # "translated into German by N": the verb, not "German"
             break
         if tokens[k].lower in _LINKS or not tokens[k + 1].joined:
             break
@@ -889,13 +894,47 @@ def _role_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int
         if slot is None:
             continue
         fillers = _fillers(evidence, evidence_names, slot)
-        if not fillers or any(len(key & _name_key(evidence, other)) * 2 >= len(key) for other in fillers):
+        if any(len(key & _name_key(evidence, other)) * 2 >= len(key) for other in fillers):
             continue
         strangers = [other for other in fillers if not _name_key(evidence, other) & claim_name_stems]
         if strangers:
             names = " ".join(evidence[i].text for i in strangers[0])
             found.append(f"{' '.join(claim[i].text for i in run)} ({slot[1]}: the source names {names})")
+        elif (other := _own_role(slot, key, claim, evidence, evidence_names)) is not None:
+            found.append(f"{' '.join(claim[i].text for i in run)} ({slot[1]}: the source has them {other})")
     return found
+
+
+#: Role nouns as the relation they name: "the translator, N" fills the slot of "translated by N".
+_AGENT_NOUNS = {_stem(noun): verb for noun, verb in (
+    ("designer", "design"), ("founder", "found"), ("cofounder", "found"), ("writer", "write"), ("author", "write"),
+    ("translator", "translat"), ("builder", "build"), ("inventor", "invent"), ("composer", "compos"),
+    ("producer", "produc"), ("director", "direct"), ("creator", "creat"), ("discoverer", "discover"),
+    ("editor", "edit"), ("illustrator", "illustrat"), ("publisher", "publish"))}
+
+
+def _own_role(slot: tuple[str, str], key: frozenset[str], claim: list[Token], evidence: list[Token],
+              evidence_names: list[list[int]]) -> str | None:
+    """The role the evidence gives the claim's own name when it never gives it the claim's one, while
+    stating the claim's relation (for someone): "wrote … translated by Ulrich Becker" against "Ulrich
+    Becker wrote", "the statistician, Professor Marcus Tilling" against "Tilling was the lead investigator"."""
+    wanted = _AGENT_NOUNS.get(slot[1], slot[1])
+    if slot[0] != "role" and not any(_lemma(t.lower) == slot[1] and _claim_verb(claim, k) for k, t in enumerate(claim)):
+        return None  # the slot's word is no verb of the claim ("The Salt Harbour, by N")
+    if not any(_AGENT_NOUNS.get(t.stem, _lemma(t.lower)) == wanted or t.stem == slot[1] for t in evidence):
+        return None  # the source does not state the relation at all: presence and the model decide
+    theirs = [_slot(evidence, run) for run in evidence_names if len(key & _name_key(evidence, run)) * 2 >= len(key)]
+    # Like with like: a relation (a verb, or a role noun that names one) against relations, any other
+    # role noun against role nouns ("statistician" against "investigator").
+    relation = slot[0] != "role" or slot[1] in _AGENT_NOUNS
+    # Only the attachments that say one thing: "by" and role nouns. A subject slot reads the first verb
+    # after a name, and one party does several things ("Osterlund moved … and paid Calder").
+    roles = {(kind, _AGENT_NOUNS.get(word, word)) for kind, word in (s for s in theirs if s is not None)
+             if kind != "subject" and (kind != "role" or word in _AGENT_NOUNS) == relation}
+    if not roles or any(word == wanted for _, word in roles):
+        return None
+    kind, word = sorted(roles)[0]
+    return f"{word} by" if kind == "by" else f"as {word}"
 
 
 # ------------------------------------------------------------------------------ role reversal

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from citemark.scoring import binding
+from citemark.scoring import binding, comparisons
 from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
 from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in
@@ -188,10 +188,14 @@ def check(
         if not stated:
             unstated_names.append(name)
     negated = _negates(claim) and not _negates(evidence)
+    bound = binding.check(claim, evidence, neighbourhood, retrieved, wider)
+    misordered = comparisons.misordered(claim, neighbourhood if neighbourhood is not None else evidence)
+    if misordered:  # a comparison the source's figures turn round is the opposite of what it states
+        bound = replace(bound, opposites=bound.opposites + misordered)
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
         unstated_names=tuple(unstated_names),
-        negation_mismatch=negated, binding=binding.check(claim, evidence, neighbourhood, retrieved, wider),
+        negation_mismatch=negated, binding=bound,
     )
 
 

@@ -1,0 +1,156 @@
+"""Comparisons against the source's own figures: "the Plus is lighter than the City 3" where the
+page gives the Plus 24 kg and the City 3 21.5 kg.
+
+A comparative claim shares every word with a page that states the opposite order, and the
+page rarely says "heavier" itself: it gives each subject its figure. This reads the two sides
+of the claim's comparison ("A … lighter than B", "rose in 2025 compared with 2024"), finds
+the figure the source attaches to each side (the clause that names that side and not the
+other), and reports a comparison the figures turn round. It stays silent unless each side has
+exactly one figure of one kind, so a passage it cannot read leaves the claim alone.
+"""
+
+from __future__ import annotations
+
+from citemark.scoring.binding import Token, tokenize
+from citemark.scoring.quantities import Quantity, comparable, parse_quantities
+
+__all__ = ["misordered"]
+
+#: comparative → (+1 "more", −1 "less"; the figure kinds it compares, None for any kind).
+_COMPARATIVES: dict[str, tuple[int, frozenset[str] | None]] = {}
+for _words_, _sign, _kinds in (
+    ("heavier", 1, {"mass"}), ("lighter", -1, {"mass"}),
+    ("longer", 1, {"length", "time"}), ("shorter", -1, {"length", "time"}),
+    ("taller", 1, {"length"}), ("deeper", 1, {"length"}), ("shallower", -1, {"length"}),
+    ("wider", 1, {"length"}), ("narrower", -1, {"length"}),
+    ("warmer hotter", 1, {"temperature"}), ("cooler colder", -1, {"temperature"}),
+    ("cheaper", -1, {"$"}), ("costlier dearer", 1, {"$"}),
+    ("higher larger bigger greater more", 1, None), ("lower smaller less fewer", -1, None),
+):
+    for _word in _words_.split():
+        _COMPARATIVES[_word] = (_sign, frozenset(_kinds) if _kinds else None)
+#: Verbs of change over time: "rose in 2025 compared with 2024".
+_CHANGES: dict[str, int] = {}
+for _words_, _sign in (("rose risen rise rises increased increase increases grew grown grow grows climbed gained", 1),
+                       ("fell fallen fall falls decreased decrease decreases declined decline declines dropped drop "
+                        "drops shrank shrunk shrink", -1)):
+    _CHANGES.update(dict.fromkeys(_words_.split(), _sign))
+#: Words that introduce the base of a comparison over time: "compared with 2024", "than in 2024", "from 2024".
+_BASE_MARKERS = frozenset(["compared", "than", "from", "since", "versus", "vs"])
+_SIDE_STOP = frozenset(["the", "a", "an", "its", "their", "his", "her", "is", "are", "was", "were", "be", "been",
+                        "has", "have", "had", "it", "this", "that", "which", "of", "in", "on", "at", "by", "for", "to",
+                        "and", "or", "as"])
+
+
+def misordered(claim: str, evidence: str) -> tuple[str, ...]:
+    """The claim's comparisons that the evidence's figures turn round, each as a readable phrase."""
+    claim_tokens = tokenize(claim)
+    quantities = parse_quantities(evidence)
+    if sum(not q.is_year for q in quantities) < 2:
+        return ()
+    evidence_tokens = tokenize(evidence)
+    found = []
+    for i, token in enumerate(claim_tokens):
+        if token.lower in _COMPARATIVES and i + 1 < len(claim_tokens) and claim_tokens[i + 1].lower == "than":
+            sign, kinds = _COMPARATIVES[token.lower]
+            first, second = _side(claim_tokens, range(i - 1, -1, -1), token), _side(
+                claim_tokens, range(i + 2, len(claim_tokens)), token)
+        elif token.lower in _CHANGES:
+            sign, kinds = _CHANGES[token.lower], None
+            first, second = _years_compared(claim_tokens, i)
+        else:
+            continue
+        if not first or not second:
+            continue
+        pair = (_figures_by_year(first, second, evidence_tokens, quantities) if token.lower in _CHANGES
+                else _figures(first, second, evidence_tokens, quantities, kinds))
+        if pair is None:
+            continue
+        ours, theirs = pair
+        if sign * (_size(ours) - _size(theirs)) < 0:
+            found.append(f"{token.text} (the source gives {ours.text} against {theirs.text})")
+    return tuple(found)
+
+
+def _side(tokens: list[Token], order: range, comparative: Token) -> frozenset[str]:
+    """The words of one side of "A … X-er than B": within the comparative's clause, up to a verb-like break."""
+    words = set()
+    for k in order:
+        if tokens[k].clause != comparative.clause:
+            break
+        if tokens[k].lower not in _SIDE_STOP:
+            words.add(tokens[k].stem)
+    return frozenset(words)
+
+
+def _years_compared(tokens: list[Token], verb: int) -> tuple[frozenset[str], frozenset[str]]:
+    """("2025", "2024") for "rose in 2025 compared with 2024": the year after a base marker is the base."""
+    years = [t for t in tokens[verb + 1 :] if t.sentence == tokens[verb].sentence and len(t.lower) == 4
+             and t.lower.isdigit() and 1000 <= int(t.lower) <= 2100]
+    if len(years) != 2:
+        return frozenset(), frozenset()
+    base = [y for y in years if any(t.lower in _BASE_MARKERS for t in tokens if 0 < y.start - t.end < 12)]
+    if len(base) != 1:
+        return frozenset(), frozenset()
+    other = next(y for y in years if y is not base[0])
+    return frozenset([other.stem]), frozenset([base[0].stem])
+
+
+def _figures(first: frozenset[str], second: frozenset[str], evidence: list[Token], quantities: list[Quantity],
+             kinds: frozenset[str] | None) -> tuple[Quantity, Quantity] | None:
+    """The one figure the evidence attaches to each side, of one kind, or None."""
+    only_first, only_second = first - second, second - first
+    if not only_first:
+        return None
+    stems_of: dict[int, set[str]] = {}
+    sentence_stems: dict[int, set[str]] = {}
+    for token in evidence:
+        stems_of.setdefault(token.clause, set()).add(token.stem)
+        sentence_stems.setdefault(token.sentence, set()).add(token.stem)
+    sides: dict[str, list[Quantity]] = {"first": [], "second": []}
+    for quantity in quantities:
+        if quantity.is_year or kinds is not None and quantity.kind not in kinds:
+            continue
+        at = next((t for t in evidence if t.start <= quantity.start < t.end or t.start >= quantity.start), None)
+        if at is None:
+            continue
+        clause = stems_of[at.clause]
+        if clause & only_first and not clause & only_second:
+            sides["first"].append(quantity)
+        elif clause & only_second and not clause & only_first:
+            sides["second"].append(quantity)
+        elif not only_second & sentence_stems[at.sentence] and not clause & only_first and first & second <= clause:
+            sides["second"].append(quantity)  # "the City 3 weighs 21.5 kg" for "the standard City 3"
+    if len(sides["first"]) != 1 or len(sides["second"]) != 1:
+        return None
+    ours, theirs = sides["first"][0], sides["second"][0]
+    if ours.kind != theirs.kind or not comparable(ours, theirs):
+        return None
+    return ours, theirs
+
+
+def _figures_by_year(first: frozenset[str], second: frozenset[str], evidence: list[Token],
+                     quantities: list[Quantity]) -> tuple[Quantity, Quantity] | None:
+    """The one figure the evidence gives each of the two years: a figure belongs to the nearest year
+    in its sentence ("In 2025 … 61,000 tonnes, slightly less than the 63,500 tonnes made in 2024")."""
+    (year_a,), (year_b,) = first, second
+    years = [(t, q) for q in quantities if q.is_year for t in evidence if t.start == q.start]
+    sides: dict[tuple[str, str], list[Quantity]] = {}
+    for quantity in quantities:
+        if quantity.is_year:
+            continue
+        at = next((t for t in evidence if t.start >= quantity.start), None)
+        same = [(t, q) for t, q in years if at is not None and t.sentence == at.sentence]
+        if not same:
+            continue
+        nearest = min(same, key=lambda pair: abs(pair[0].start - quantity.start))
+        sides.setdefault((quantity.kind, nearest[0].lower), []).append(quantity)
+    pairs = [(sides[kind, year_a][0], sides[kind, year_b][0]) for kind in {kind for kind, _ in sides}
+             if len(sides.get((kind, year_a), ())) == 1 and len(sides.get((kind, year_b), ())) == 1]
+    if len(pairs) != 1 or not comparable(*pairs[0]):
+        return None
+    return pairs[0]
+
+
+def _size(quantity: Quantity) -> float:
+    return quantity.base if quantity.base is not None else quantity.value

@@ -1,0 +1,42 @@
+"""Comparisons read against the source's figures: an order the figures turn round is found,
+the right order and passages the rule cannot read are left alone."""
+
+import pytest
+
+from citemark.scoring.comparisons import misordered
+
+ROWERS = "The Kestrel 2 weighs 14.2 kg; the Kestrel 2 Pro weighs 12.8 kg. The standard seat is padded."
+BRIDGE = "The estimated cost was £38 million, but the final cost was £52 million."
+HARVEST = ("In 2024 the growers picked 8,400 tonnes of apples, well below the 9,900 tonnes picked in 2023, "
+           "after a late frost.")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The Kestrel 2 Pro is heavier than the standard Kestrel 2.", ROWERS),
+        ("The bridge's final cost was lower than the estimated cost.", BRIDGE),
+        ("The apple harvest rose in 2024 compared with 2023.", HARVEST),
+        ("Lake Varn is deeper than Lake Oss.", "Lake Oss is 112 m deep. Lake Varn, to its south, is 64 m deep."),
+    ],
+)
+def test_an_order_the_figures_turn_round_is_found(claim, evidence):
+    assert misordered(claim, evidence)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The Kestrel 2 Pro is lighter than the standard Kestrel 2.", ROWERS),
+        ("The bridge's final cost was higher than the estimated cost.", BRIDGE),
+        ("The apple harvest fell in 2024 compared with 2023.", HARVEST),
+        ("Lake Oss is deeper than Lake Varn.", "Lake Oss is 112 m deep. Lake Varn, to its south, is 64 m deep."),
+        # figures of another kind than the comparative compares: nothing to read
+        ("The Kestrel 2 Pro is heavier than the Kestrel 2.", "The Kestrel 2 costs $900; the Kestrel 2 Pro costs $1,400."),
+        # two figures on one side: the rule cannot tell which, so it says nothing
+        ("Lake Varn is deeper than Lake Oss.", "Lake Varn is 64 m deep and 90 m wide; Lake Oss is 112 m deep and 30 m wide."),
+        ("The harvest rose sharply.", HARVEST),  # no two years to compare
+    ],
+)
+def test_the_right_order_and_unreadable_passages_are_left_alone(claim, evidence):
+    assert misordered(claim, evidence) == ()
