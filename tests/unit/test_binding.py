@@ -165,6 +165,10 @@ def test_a_true_claim_is_left_alone(claim, evidence):
         ("roughly 200 years", "about two centuries", True),
         ("135 minutes", "2 hours 15 minutes", True),  # a duration in two units is their sum
         ("75 months", "six years and three months", True),
+        ("90 minutes", "an hour and a half", True),  # halves and quarters of a unit in words
+        ("30 minutes", "half an hour", True),
+        ("150 minutes", "two and a half hours", True),
+        ("150 minutes", "three and a half hours", False),
         ("75 months", "six years and nine months", False),
     ],
 )

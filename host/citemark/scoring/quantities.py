@@ -42,6 +42,16 @@ _SPELLED_SCALE = re.compile(
 )
 _PARTS = {"half": 0.5, "quarter": 0.25, "a quarter": 0.25, "three quarters": 0.75, "three-quarters": 0.75,
           "a third": 1 / 3, "two thirds": 2 / 3, "two-thirds": 2 / 3}
+#: A unit with a half or a part spelled out: "an hour and a half", "two and a half hours", "half an hour",
+#: "a quarter of an hour", "1.5 hours" being the digits' own.
+_UNIT_NAMES = r"(?:seconds?|minutes?|hours?|days?|weeks?|months?|years?|decades?|centuries|century|miles?|" \
+    r"kilomet(?:re|er)s?|metres?|meters?|litres?|liters?|kilograms?|kilos?|pounds?|tonnes?)"
+_SPELLED_UNIT = re.compile(
+    rf"\b(?:(?P<whole>a|an|{_SMALL_WORDS}|\d+)\s+and\s+a\s+(?P<plus>half|quarter)\s+(?P<unit>{_UNIT_NAMES})"
+    rf"|(?P<one>a|an|one)\s+(?P<unit2>{_UNIT_NAMES})\s+and\s+a\s+(?P<plus2>half|quarter)"
+    rf"|(?P<part>half|a\s+quarter|three[\s-]quarters)\s+(?:of\s+)?an?\s+(?P<unit3>{_UNIT_NAMES}))\b",
+    re.IGNORECASE,
+)
 #: A share said as a ratio: "seven in ten", "97 in every 100", "one out of four".
 _RATIO = re.compile(
     rf"\b(?P<n>\d+|{_SMALL_WORDS})\s+(?:in|out\s+of)\s+(?:every\s+)?(?P<m>\d+|{_SMALL_WORDS}|a\s+hundred|hundred)\b"
@@ -197,6 +207,22 @@ def _spelled(text: str) -> list[Quantity]:
             base = value * factor
         found.append(Quantity(value, text[match.start() : end], False, match.start(), dimension, base,
                               _hedge_before(text, match.start()), end=end, unit=unit))
+    for match in _SPELLED_UNIT.finditer(text):
+        if any(q.start <= match.start() < q.end for q in found):
+            continue
+        unit = (match.group("unit") or match.group("unit2") or match.group("unit3")).lower()
+        unit = unit if unit in _UNITS else unit + "s" if unit + "s" in _UNITS else unit
+        if unit not in _UNITS:
+            continue
+        if match.group("part"):
+            value = _PARTS[re.sub(r"\s+", " ", match.group("part").lower())]
+        else:
+            whole = (match.group("whole") or match.group("one")).lower()
+            value = _number_word(whole) if whole not in ("a", "an") else 1.0
+            value += _PARTS[(match.group("plus") or match.group("plus2")).lower()]
+        dimension, factor = _UNITS[unit]
+        found.append(Quantity(value, match.group(0), False, match.start(), dimension, value * factor,
+                              _hedge_before(text, match.start()), end=match.end(), unit=unit))
     for match in _RATIO.finditer(text):
         n, m = (_number_word(match.group(g)) for g in ("n", "m"))
         if not 0 < n < m <= 1000 or any(q.start <= match.start() < q.end for q in found):
