@@ -39,6 +39,7 @@ from pathlib import Path
 
 from bench.cases import Case, clean
 from bench.systems import SYSTEMS, Citemark, Prediction, citemark_models
+from citemark.verdict import BINDING_REASONS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -327,6 +328,20 @@ def print_table(report: dict) -> None:
                   f"(target ≥ {t['target']:.0%}: {'met' if t['met'] else 'not met'})")
 
 
+def _precision_cost(system: dict) -> str:
+    """What the binding checks cost true claims: how many lost "supported" to a finding (at most; some
+    of them the combiner would not have badged supported either)."""
+    true_kinds = [entry for entry in system["by_kind"].values() if entry["side"] == "true"]
+    lost = Counter({r: n for entry in true_kinds for r, n in entry.get("reasons", {}).items() if r in BINDING_REASONS})
+    total = sum(entry["n"] for entry in true_kinds)
+    if not total:
+        return ""
+    parts = ", ".join(f"`{r}` {n}" for r, n in lost.most_common())
+    return (f"What precision costs: {sum(lost.values())} of {total} true claims "
+            f"({sum(lost.values()) / total:.1%}) carry a binding finding instead of \"supported\""
+            + (f" ({parts})." if parts else "."))
+
+
 def markdown(report: dict) -> str:
     """The bench/REPORT.md section: per kind, every system; citemark's verdicts and reasons; the model alone."""
     suite, systems = report["suite"], report["systems"]
@@ -363,7 +378,7 @@ def markdown(report: dict) -> str:
                   f"({'met' if t['zero_kinds_met'] else 'not met'}); over all false kinds {_pct(t['false_share'])} "
                   f"(target ≤ {FALSE_TARGET:.0%}: {'met' if t['false_met'] else 'not met'}); true claims badged "
                   f"supported {_pct(t['true_share'])} (target ≥ {TRUE_TARGET:.0%}: "
-                  f"{'met' if t['true_met'] else 'not met'}).", "",
+                  f"{'met' if t['true_met'] else 'not met'}). {_precision_cost(shipped)}", "",
                   f"### {shipped['system']}: verdicts and reasons per kind", "",
                   "| kind | n | verdicts | reasons |", "|---|---|---|---|"]
         for kind, entry in shipped["by_kind"].items():

@@ -38,7 +38,7 @@ from citemark.errors import (
 from citemark.scoring.features import Measurement
 from citemark.types import Label
 
-__all__ = ["Decision", "decide", "decide_failure"]
+__all__ = ["BINDING_REASONS", "Decision", "decide", "decide_failure"]
 
 #: A model P(contradiction) at least this high, in a window about the claim, contradicts.
 CONTRADICTION = 0.9
@@ -132,6 +132,8 @@ _BINDING_REASONS = (
     ("unbound_figures", "figure_of_other_subject", "The source gives this figure for something else"),
     ("redated", "other_date", "The source dates this otherwise"),
 )
+#: The reasons a binding finding gives (what precision costs true claims is counted by these).
+BINDING_REASONS = frozenset([reason for _, reason, _ in _BINDING_REASONS] + ["overstated"])
 #: The model reads the quoted passage as stating the claim: P(entailment) at least this.
 MODEL_AGREES = 0.5
 
