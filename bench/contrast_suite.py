@@ -332,7 +332,9 @@ def _precision_cost(system: dict) -> str:
     """What the binding checks cost true claims: how many lost "supported" to a finding (at most; some
     of them the combiner would not have badged supported either)."""
     true_kinds = [entry for entry in system["by_kind"].values() if entry["side"] == "true"]
-    lost = Counter({r: n for entry in true_kinds for r, n in entry.get("reasons", {}).items() if r in BINDING_REASONS})
+    lost: Counter[str] = Counter()
+    for entry in true_kinds:
+        lost.update({r: n for r, n in entry.get("reasons", {}).items() if r in BINDING_REASONS})
     total = sum(entry["n"] for entry in true_kinds)
     if not total:
         return ""
