@@ -46,6 +46,8 @@ def findings(claim: str, evidence: str) -> list[str]:
          "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh.", "figure"),
         ("The pump's motor is covered for five years.",  # a duration in words too
          "The casing is covered for five years; the motor is covered for two years.", "figure"),
+        ("The KV-2 battery lasts about 40 minutes.",  # "KV-2" is one name; "and lasts" keeps the KV-2's subject
+         "The KV-1 battery lasts about 40 minutes; the KV-2 is heavier, at 2.1 kg, and lasts 65 minutes.", "figure"),
         ("Dorby had 12,400 residents in 2020.",  # a sentence opener no text writes in lower case is a name
          "Ferrow had 12,400 residents in 2020. Dorby, further east, had 8,900 residents.", "figure"),
         # a name the passage puts in another role
@@ -106,6 +108,8 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Ashby Town finished fourth in the table.",
          "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh."),
         ("The kit includes a charging cable.", "The kit ships without a case and includes a charging cable."),
+        ("The KV-1 battery lasts about 40 minutes.",
+         "The KV-1 battery lasts about 40 minutes; the KV-2 is heavier, at 2.1 kg, and lasts 65 minutes."),
         ("Pia Lund translated the novel Glass Tides.",
          "Tor Ekberg wrote Glass Tides in 1988; it was translated into English by Pia Lund."),
         ("Kell Freight moved its depot and paid Marra for the loads.",  # one party, several verbs

@@ -623,15 +623,24 @@ class _Layout:
         self.evidence = evidence
         self.quantities = quantities
         self.at = {id(q): _token_at(evidence, q.start) for q in quantities}
+        # A clause that opens on "and" + verb has the subject of the clause before it: "GR-2 is shorter,
+        # at 0.8 metres, and covers only the last 5,600 years" gives GR-2 the 5,600 years.
+        self.owner: dict[int, int] = {}
+        for i, token in enumerate(evidence):
+            if token.clause in self.owner:
+                continue
+            elided = (token.lower in ("and", "but", "or") and i + 1 < len(evidence) and i > 0
+                      and evidence[i - 1].sentence == token.sentence and _past_or_present(evidence[i + 1].lower))
+            self.owner[token.clause] = self.owner[evidence[i - 1].clause] if elided else token.clause
         self.stems: dict[tuple[str, int], set[str]] = {}
-        for token in evidence:
-            self.stems.setdefault(("clause", token.clause), set()).add(token.stem)
+        for i, token in enumerate(evidence):
+            self.stems.setdefault(self.unit(i, True), set()).add(token.stem)
             self.stems.setdefault(("sentence", token.sentence), set()).add(token.stem)
         self.runs = [(run, _name_key(evidence, run)) for run in _names(evidence, common)]
 
     def unit(self, index: int, by_clause: bool) -> tuple[str, int]:
         token = self.evidence[index]
-        return ("clause", token.clause) if by_clause else ("sentence", token.sentence)
+        return ("clause", self.owner[token.clause]) if by_clause else ("sentence", token.sentence)
 
     def foreign(self, unit: tuple[str, int], names: frozenset[str]) -> bool:
         """Whether the clause or sentence names someone the claim does not."""
@@ -750,6 +759,11 @@ def _names(tokens: list[Token], common: frozenset[str] = frozenset()) -> list[li
     run: list[int] = []
     for i, token in enumerate(tokens):
         particle = token.lower in _PARTICLES and run and token.joined
+        # "GR-2", "Kessler-42", "F-16": a number joined to a name by one character is part of it.
+        numbered = bool(run) and token.lower[0].isdigit() and token.start - tokens[i - 1].end == 1
+        if numbered:
+            run.append(i)
+            continue
         if run and not token.joined:
             runs.append(run)
             run = []
