@@ -4,7 +4,7 @@ The set is material to develop the guards and binding checks on: read its misses
 rule, run it again. The contrast *suite* (bench/contrast/, other texts) is the test and is
 only ever measured, by ``python -m bench.contrast_suite``.
 
-    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--show polarity,antonym | --show all]
+    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--part text|html] [--show polarity,antonym | --show all]
 """
 
 from __future__ import annotations
@@ -18,17 +18,42 @@ from pathlib import Path
 from citemark.engine import Engine
 from citemark.scoring.calibrate import Combiner
 from citemark.settings import Settings
+from citemark.sources.extract import extract
 
 SET = Path(__file__).resolve().parent / "contrast_dev"
 TRUE_KINDS = {"verbatim", "paraphrase", "numeric_equivalent", "multi_sentence"}
 
 
-async def judge(model: str | None, combiner: Combiner | None = None) -> list[tuple[dict, object]]:
-    claims = [json.loads(line) for line in (SET / "claims.jsonl").read_text().splitlines() if line.strip()]
+#: The two parts of the set: plain-text passages, and HTML pages with the boilerplate of real sites
+#: (read by citemark's own extraction, as a fetched citation is).
+PARTS = {"text": ("claims.jsonl", "pages", ".txt"), "html": ("claims-html.jsonl", "html", ".html")}
+
+
+def source_text(part: str, page: str) -> str:
+    """The text citemark reads from one page of the set."""
+    _, folder, suffix = PARTS[part]
+    path = SET / folder / f"{page}{suffix}"
+    if part == "text":
+        return path.read_text()
+    return extract(path.read_bytes(), url=f"http://127.0.0.1/{page}.html", content_type="text/html; charset=utf-8").text
+
+
+def claims_of(parts: list[str]) -> list[tuple[str, dict]]:
+    found = []
+    for part in parts:
+        claims = SET / PARTS[part][0]
+        if claims.exists():
+            found += [(part, json.loads(line)) for line in claims.read_text().splitlines() if line.strip()]
+    return found
+
+
+async def judge(model: str | None, combiner: Combiner | None = None,
+                parts: list[str] | None = None) -> list[tuple[dict, object]]:
+    claims = claims_of(parts or list(PARTS))
+    texts = {(part, claim["page"]): source_text(part, claim["page"]) for part, claim in claims}
     settings = Settings.load() if model is None else Settings.load().with_(model=model)
     async with Engine(settings, combiner=combiner) as engine:
-        return [(claim, await engine.verify_claim(claim["claim"], (SET / "pages" / f"{claim['page']}.txt").read_text()))
-                for claim in claims]
+        return [(claim, await engine.verify_claim(claim["claim"], texts[part, claim["page"]])) for part, claim in claims]
 
 
 def main() -> None:
@@ -36,10 +61,12 @@ def main() -> None:
     parser.add_argument("--model", help="pack name or folder ('none': lexical-only); default: the installed default")
     parser.add_argument("--combiner", type=Path, help="a combiner JSON to use instead of the model's")
     parser.add_argument("--show", default="", help="kinds whose misses to print (comma-separated, or 'all')")
+    parser.add_argument("--part", action="append", choices=list(PARTS),
+                        help="only these parts of the set (repeatable; default: both)")
     args = parser.parse_args()
     by_kind: dict[str, list] = defaultdict(list)
     combiner = Combiner.from_dict(json.loads(args.combiner.read_text())) if args.combiner else None
-    for claim, verdict in asyncio.run(judge(args.model, combiner)):
+    for claim, verdict in asyncio.run(judge(args.model, combiner, args.part)):
         by_kind[claim["kind"]].append((claim, verdict))
     shown = set(args.show.split(",")) if args.show else set()
     for kind, rows in sorted(by_kind.items()):

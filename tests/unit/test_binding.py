@@ -48,6 +48,8 @@ def findings(claim: str, evidence: str) -> list[str]:
          "The casing is covered for five years; the motor is covered for two years.", "figure"),
         ("The KV-2 battery lasts about 40 minutes.",  # "KV-2" is one name; "and lasts" keeps the KV-2's subject
          "The KV-1 battery lasts about 40 minutes; the KV-2 is heavier, at 2.1 kg, and lasts 65 minutes.", "figure"),
+        ("Tarvos-9 c is about 3.4 times as massive as Earth.",  # a small decimal is a measurement, "c" part of the name
+         "Tarvos-9 b is about 3.4 times as massive as Earth. Tarvos-9 c is about 7.2 times as massive.", "figure"),
         ("Dorby had 12,400 residents in 2020.",  # a sentence opener no text writes in lower case is a name
          "Ferrow had 12,400 residents in 2020. Dorby, further east, had 8,900 residents.", "figure"),
         # a name the passage puts in another role
@@ -211,6 +213,7 @@ def test_a_negation_in_further_passages_adds_a_finding_but_never_removes_one():
 
 def test_markers_and_model_names_are_no_figures():
     assert parse_quantities("The drug works [3] on 5G networks [1, 2].") == []
+    assert [q.text for q in parse_quantities("Kessler-42 and COVID-19 cases rose 5% in mid-2020")] == ["5%", "2020"]
 
 
 def test_a_converted_figure_is_restated_in_the_source_spelling():

@@ -589,7 +589,7 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
         readings.append(opened)
     found = []
     for quantity in claim_quantities:
-        if quantity.is_year or _date_part(claim_text, quantity) or (quantity.dimension is None and quantity.value <= 12):
+        if quantity.is_year or _date_part(claim_text, quantity) or _small_count(quantity):
             continue  # a year belongs to an event, often stated sentences away, and "six studies" to no
             # subject: presence decides
         places = [q for q in evidence_quantities if same_quantity(quantity, q) and comparable(quantity, q)]
@@ -613,6 +613,12 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
         reason = next(v for v in verdicts if v)
         found.append(f"{quantity.text} ({reason})")
     return found
+
+
+def _small_count(quantity: Quantity) -> bool:
+    """"Six studies", "two planets": a small whole number without a unit belongs to no one subject
+    (presence decides); "2.9 times the mass of Earth" is a measurement."""
+    return quantity.dimension is None and quantity.value <= 12 and quantity.value == int(quantity.value)
 
 
 class _Layout:
@@ -667,7 +673,7 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
     for other in evidence_quantities:
         if other.is_year or other is place or not comparable(quantity, other) or not comparable(place, other):
             continue
-        if (not other.dimension and other.value <= 12) or any(same_quantity(c, other) for c in claim_quantities):
+        if _small_count(other) or any(same_quantity(c, other) for c in claim_quantities):
             continue
         if abs(other.value - place.value) <= 0.02 * max(abs(other.value), abs(place.value)):
             continue  # 828 m and 830 m are one figure told two ways, not two subjects' figures
@@ -761,7 +767,10 @@ def _names(tokens: list[Token], common: frozenset[str] = frozenset()) -> list[li
         particle = token.lower in _PARTICLES and run and token.joined
         # "GR-2", "Kessler-42", "F-16": a number joined to a name by one character is part of it.
         numbered = bool(run) and token.lower[0].isdigit() and token.start - tokens[i - 1].end == 1
-        if numbered:
+        # "Kessler-42 c", "Gliese 581 b": a lone letter after a numbered name is its last part.
+        lettered = bool(run) and len(token.lower) == 1 and token.lower.isalpha() and not token.capital \
+            and tokens[i - 1].lower[0].isdigit() and token.joined
+        if numbered or lettered:
             run.append(i)
             continue
         if run and not token.joined:

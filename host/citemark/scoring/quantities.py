@@ -121,6 +121,8 @@ _HEDGE = re.compile(r"(?<![\w.])(?:about|around|roughly|approximately|approx\.?|
 _AT_LEAST = re.compile(r"(?:more than|over|at least|above|upwards of|just over)\s*[$£€¥]?\s*$", re.IGNORECASE)
 _AT_MOST = re.compile(r"(?:less than|under|below|fewer than|up to)\s*[$£€¥]?\s*$", re.IGNORECASE)
 _NEARLY = re.compile(r"(?:just under|nearly|almost)\s*[$£€¥]?\s*$", re.IGNORECASE)
+#: A capitalised word joined by a hyphen just before a number: the number is part of a name.
+_NAMED_NUMBER = re.compile(r"\b([A-Z][A-Za-z]*)-$")
 #: Citation markers ("[3]", "[^2]", "[1, 4]") are no figures.
 _MARKER = re.compile(r"\[\^?(\d{1,3})(?:\s*[,–-]\s*\d{1,3})*\]")
 #: "2018–19", "1990-95": a year range whose end keeps only its last two digits.
@@ -167,6 +169,9 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
             continue
         if re.match(r"[A-Z]", text[match.end("raw") : match.end("raw") + 1]):
             continue  # "5G", "4K", "3D": part of a name
+        named = _NAMED_NUMBER.search(text[max(0, at - 24) : at])
+        if named and named.group(1).lower() not in ("mid", "pre", "post", "late", "early"):
+            continue  # "Kessler-42", "GR-2", "COVID-19": part of a name
         found.append(_quantity(match, text))
     fractions = [m.span() for m in _FRACTION.finditer(text)]
     for match in re.finditer(r"[^\W\d_]+", text):
