@@ -49,7 +49,8 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("The KV-2 battery lasts about 40 minutes.",  # "KV-2" is one name; "and lasts" keeps the KV-2's subject
          "The KV-1 battery lasts about 40 minutes; the KV-2 is heavier, at 2.1 kg, and lasts 65 minutes.", "figure"),
         ("Tarvos-9 c is about 3.4 times as massive as Earth.",  # a small decimal is a measurement, "c" part of the name
-         "Tarvos-9 b is about 3.4 times as massive as Earth. Tarvos-9 c is about 7.2 times as massive.", "figure"),
+         "Tarvos-9 b is about 3.4 times as massive as Earth; Tarvos-9 c is about 7.2 times as massive as Earth.",
+         "figure"),
         ("Dorby had 12,400 residents in 2020.",  # a sentence opener no text writes in lower case is a name
          "Ferrow had 12,400 residents in 2020. Dorby, further east, had 8,900 residents.", "figure"),
         # a name the passage puts in another role
