@@ -18,6 +18,7 @@ HARVEST = ("In 2024 the growers picked 8,400 tonnes of apples, well below the 9,
         ("The bridge's final cost was lower than the estimated cost.", BRIDGE),
         ("The apple harvest rose in 2024 compared with 2023.", HARVEST),
         ("Lake Varn is deeper than Lake Oss.", "Lake Oss is 112 m deep. Lake Varn, to its south, is 64 m deep."),
+        ("The Tarn 2 is louder than the Tarn 3.", "The Tarn 3 runs at 47 dB; the Tarn 2 runs at 42 dB."),
     ],
 )
 def test_an_order_the_figures_turn_round_is_found(claim, evidence):

@@ -25,6 +25,7 @@ for _words_, _sign, _kinds in (
     ("wider", 1, {"length"}), ("narrower", -1, {"length"}),
     ("warmer hotter", 1, {"temperature"}), ("cooler colder", -1, {"temperature"}),
     ("cheaper", -1, {"$"}), ("costlier dearer", 1, {"$"}),
+    ("louder noisier", 1, {"count:db", "count:decibel"}), ("quieter", -1, {"count:db", "count:decibel"}),
     ("higher larger bigger greater more", 1, None), ("lower smaller less fewer", -1, None),
 ):
     for _word in _words_.split():
