@@ -36,6 +36,8 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("Exports rose sharply in the third quarter.", "Exports fell sharply in the third quarter.", "opposite"),
         ("The jury acquitted the driver.", "The jury convicted the driver of reckless driving.", "opposite"),
         ("Titanium is heavier than steel.", "Titanium is lighter than steel.", "opposite"),
+        ("Ada Voss was the eldest of three children.", "Voss was born in 1950, the youngest of three children.",
+         "opposite"),
         ("The pigment absorbs red light.", "The pigment absorbs blue light and reflects red light.", "opposite"),
         # a figure the passage gives for a neighbour
         ("Lake Orvan is 312 m deep.", "Lake Orvan reaches 188 m; Lake Tessel, its neighbour, is 312 m deep.", "figure"),
@@ -73,6 +75,15 @@ def findings(claim: str, evidence: str) -> list[str]:
          "reversed"),
         ("Anna Lind held off Mia Sorel to win the sprint.",
          "Mia Sorel won the sprint in 11.2 seconds, holding off Anna Lind by a metre.", "reversed"),
+        # roles read with the voice and the preposition
+        ("Orrin United were beaten 2–0 by Pelk Town at Harl Park.",
+         "Orrin United beat Pelk Town 2–0 at Harl Park on Saturday.", "reversed"),
+        ("Vantor has owned the holding group Quell since 2019.", "Vantor itself has been owned by the holding group "
+         "Quell since 2019.", "reversed"),
+        ("Marl Shipping bought the ferry Petrel from Osk Lines in 2020.",
+         "Osk Lines' only ferry, the Petrel, was bought from Marl Shipping in 2020.", "reversed"),
+        ("Alan Wray was succeeded as head keeper by Dena Frost.",
+         "Dena Frost became head keeper in 1901. She was succeeded in 1920 by her deputy, Alan Wray.", "reversed"),
         ("Kell Shipping sued Marra Foods over the contract.",
          "Kell Shipping cancelled the contract with Marra Foods in 2020. Marra sued for damages.", "reversed"),
         # a year the clause with the claim's event verb gives otherwise, the verb words away or in the future
@@ -113,6 +124,13 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("The kit includes a charging cable.", "The kit ships without a case and includes a charging cable."),
         ("The KV-1 battery lasts about 40 minutes.",
          "The KV-1 battery lasts about 40 minutes; the KV-2 is heavier, at 2.1 kg, and lasts 65 minutes."),
+        ("Pelk Town were beaten 2–0 by Orrin United at Harl Park.",
+         "Orrin United beat Pelk Town 2–0 at Harl Park on Saturday."),
+        ("Osk Lines bought the ferry Petrel from Marl Shipping in 2020.",
+         "Osk Lines' only ferry, the Petrel, was bought from Marl Shipping in 2020."),
+        ("The diary of Edwin Marl was published in 1840 by his nephew.",  # a shared surname is another party
+         "It was published in 1840 by his nephew, Henry Marl, who added notes of his own."),
+        ("About 400 volunteers took part in the trial.", "The trial enrolled 412 volunteers, who took part by post."),
         ("Pia Lund translated the novel Glass Tides.",
          "Tor Ekberg wrote Glass Tides in 1988; it was translated into English by Pia Lund."),
         ("Kell Freight moved its depot and paid Marra for the loads.",  # one party, several verbs

@@ -19,6 +19,9 @@ HARVEST = ("In 2024 the growers picked 8,400 tonnes of apples, well below the 9,
         ("The apple harvest rose in 2024 compared with 2023.", HARVEST),
         ("Lake Varn is deeper than Lake Oss.", "Lake Oss is 112 m deep. Lake Varn, to its south, is 64 m deep."),
         ("The Tarn 2 is louder than the Tarn 3.", "The Tarn 3 runs at 47 dB; the Tarn 2 runs at 42 dB."),
+        # "more X than": the figures that count X, whatever other numbers the passage has
+        ("A Velo 300 pack holds more capsules than a Velo 150 pack.",
+         "Each Velo 150 pack holds 60 capsules. Each Velo 300 pack holds 30 capsules."),
     ],
 )
 def test_an_order_the_figures_turn_round_is_found(claim, evidence):
@@ -37,6 +40,8 @@ def test_an_order_the_figures_turn_round_is_found(claim, evidence):
         # two figures on one side: the rule cannot tell which, so it says nothing
         ("Lake Varn is deeper than Lake Oss.", "Lake Varn is 64 m deep and 90 m wide; Lake Oss is 112 m deep and 30 m wide."),
         ("The harvest rose sharply.", HARVEST),  # no two years to compare
+        ("The first print run sold fewer than 3,000 copies.",  # a bound, not a comparison of two subjects
+         "The first print run sold 2,400 copies; the second sold 9,000 copies."),
     ],
 )
 def test_the_right_order_and_unreadable_passages_are_left_alone(claim, evidence):

@@ -453,7 +453,8 @@ overturn uphold; relax tighten; loosen tighten; eased tightened; cut hiked; slas
 surged plunged; soared plummeted; rallied slumped; strengthened weakened; widened narrowed; improved worsened;
 improve worsen; approve veto; grow fall; grown fallen; grew fell; hot cool; hotter cooler; warmer colder;
 cheaper expensive; cheap costly; faster slowly; quickly slowly; quicker slowly; louder quieter; support opposed;
-accept refused; welcomed criticised; welcomed criticized; praised criticised; praised criticized; allies rivals; ratified rejected; legalised banned; legalized banned; adopted abandoned;
+accept refused; elder younger; eldest youngest; senior junior; increase cut; increased cut; raises cuts;
+welcomed criticised; welcomed criticized; praised criticised; praised criticized; allies rivals; ratified rejected; legalised banned; legalized banned; adopted abandoned;
 """.replace("\n", " ")
 _OPPOSITE: dict[str, set[str]] = {}
 for _pair in _PAIRS.split(";"):
@@ -757,6 +758,15 @@ def _date_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evi
 _PARTICLES = frozenset(["von", "van", "de", "la", "of", "der"])
 
 
+def _model_number(tokens: list[Token], i: int) -> bool:
+    """"Arc 5 weighs", "Brevantil 200 is", "City 3 Plus": a plain number after a name, before a verb,
+    a name or the end, is the name's; "Kellenburg 120,000 thalers" is a figure."""
+    if not tokens[i].lower.isdigit():
+        return False
+    following = tokens[i + 1] if i + 1 < len(tokens) and tokens[i + 1].sentence == tokens[i].sentence else None
+    return following is None or following.capital or following.lower in _BE or _past_or_present(following.lower)
+
+
 def _names(tokens: list[Token], common: frozenset[str] = frozenset()) -> list[list[int]]:
     """Runs of capitalised words. A lone sentence opener is a name when the text also capitalises it
     mid-sentence, or when ``common`` (the words the texts write in lower case) is given and lacks it:
@@ -766,7 +776,8 @@ def _names(tokens: list[Token], common: frozenset[str] = frozenset()) -> list[li
     for i, token in enumerate(tokens):
         particle = token.lower in _PARTICLES and run and token.joined
         # "GR-2", "Kessler-42", "F-16": a number joined to a name by one character is part of it.
-        numbered = bool(run) and token.lower[0].isdigit() and token.start - tokens[i - 1].end == 1
+        numbered = bool(run) and token.lower[0].isdigit() and (
+            token.start - tokens[i - 1].end == 1 and not token.joined or token.joined and _model_number(tokens, i))
         # "Kessler-42 c", "Gliese 581 b": a lone letter after a numbered name is its last part.
         lettered = bool(run) and len(token.lower) == 1 and token.lower.isalpha() and not token.capital \
             and tokens[i - 1].lower[0].isdigit() and token.joined
@@ -969,7 +980,10 @@ _BE = frozenset(_words("is are was were be been being get got gets"))
 
 
 def _passive(tokens: list[Token], verb: int) -> bool:
-    """"was beaten", "can be dissolved", "is owed … by": the word before the verb is not its agent."""
+    """"was beaten", "can be dissolved", "is owed … by": the word before the verb is not its agent
+    ("will be joining" is no passive)."""
+    if tokens[verb].lower.endswith("ing"):
+        return False
     before = [t.lower for t in tokens[max(0, verb - 2) : verb]]
     if before and before[-1] in _BE or len(before) == 2 and before[0] in _BE and before[1].endswith("ly"):
         return True
@@ -977,8 +991,10 @@ def _passive(tokens: list[Token], verb: int) -> bool:
 
 
 def _participant(tokens: list[Token], i: int, names: set[int]) -> bool:
-    """A party of a relation: part of a name, or a noun after a determiner ("the tenant", "a lender")."""
-    return i in names or tokens[i].capital or (i > 0 and tokens[i - 1].lower in _DETERMINERS)
+    """A party of a relation: part of a name, or a noun after a determiner ("the tenant", "a lender");
+    a capitalised function word ("About 400 volunteers") is none."""
+    return i in names or (tokens[i].capital and tokens[i].lower not in _STOP | _OPENERS) or (
+        i > 0 and tokens[i - 1].lower in _DETERMINERS)
 
 
 def _verb_like(tokens: list[Token], i: int) -> bool:
@@ -989,51 +1005,118 @@ def _verb_like(tokens: list[Token], i: int) -> bool:
 
 def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]],
                common: frozenset[str] = frozenset()) -> list[str]:
-    """"A beat B" against "B beat A": the parties on either side of the same verb, swapped. One
-    party is enough when it stands on the wrong side and nothing there says it the claim's way:
-    "… lost to A" for "A lost to B", "B sued for the lost profit" for "A sued B"."""
-    claim_names = {i for run in _names(claim, common) for i in run}
-    evidence_names = {i for run in _names(evidence, common) for i in run}
+    """"A beat B" against "B beat A": the parties of the same verb in swapped roles. Roles are read
+    with the voice ("A was beaten by B" is B's win) and the preposition ("bought from A" makes A
+    the seller, "lost to A" the winner). One party is enough when it stands in the wrong role and
+    nothing there says it the claim's way: "… lost to A" for "A lost to B", "B sued" for "A sued B"."""
+    claim_runs, evidence_runs = _names(claim, common), _names(evidence, common)
+    claim_names = {i for run in claim_runs for i in run}
+    evidence_names = {i for run in evidence_runs for i in run}
     found = []
     for v in sorted(aligned):
-        if claim[v].stem in _SYMMETRIC or not _verb_like(claim, v) or claim[v].lower[0].isdigit() or not (
-                _claim_verb(claim, v) or _past_or_present(claim[v].lower)):
+        if claim[v].stem in _SYMMETRIC or not _verb_like(claim, v) or claim[v].lower[0].isdigit() or not _sure_verb(claim, v):
             continue
-        befores = [k for k in _neighbours(claim, v, aligned, -1, 5) if _participant(claim, k, claim_names)]
-        afters = [k for k in _neighbours(claim, v, aligned, +1, 5) if _participant(claim, k, claim_names)]
-        if not befores or not afters:
+        parties = _parties(claim, v, claim_names, 5)
+        if len(parties) < 2 or claim[parties[0][0]].stem == claim[parties[1][0]].stem:
             continue
-        a, b = befores[0], afters[0]
-        if claim[a].stem == claim[b].stem:
+        group = _SAME_VERB.get(_lemma(claim[v].lower), {_lemma(claim[v].lower)})
+        places = sorted(set(aligned[v]) | {j for j, t in enumerate(evidence) if _lemma(t.lower) in group})
+        verdicts = []
+        for ev in places:
+            if not _verb_like(evidence, ev):
+                continue
+            theirs = _parties(evidence, ev, evidence_names, 6)
+            agree = disagree = 0  # the parties' roles that decide: a shared patient does not outweigh
+            for k, role in parties:  # a buyer who is the seller ("bought from A" for "A bought")
+                mine = _run_of(claim_runs, k)
+                for j, other in theirs:
+                    if _same_party(claim, mine, evidence, _run_of(evidence_runs, j)):
+                        decides = role != "patient" or other != "patient"
+                        agree += other == role and decides
+                        disagree += other != role
+            verdicts.append("as claimed" if agree and not disagree else f"reversed {disagree}"
+                            if disagree and not agree else None)
+        wrong = {"reversed 1", "reversed 2", "reversed 3"}
+        if "as claimed" in verdicts or not wrong & set(verdicts):
             continue
-        sides = [_sides(evidence, ev, aligned[a], aligned[b], evidence_names) for ev in aligned[v]
-                 if _verb_like(evidence, ev) and _passive(evidence, ev) == _passive(claim, v)]
-        # One party on the wrong side counts only beside a word that is surely a verb ("sued", "lost"),
-        # not one that may be a noun ("planets": "the inner planet, Kessler-42 b").
-        wrong = {"reversed"} | ({"one side"} if _claim_verb(claim, v) else set())
-        if "as claimed" in sides or not wrong & set(sides):
-            continue
-        found.append(f"{claim[a].text} / {claim[b].text} ({claim[v].text})")
+        found.append(f"{claim[parties[0][0]].text} / {claim[parties[1][0]].text} ({claim[v].text})")
     return sorted(set(found))
 
 
-def _sides(evidence: list[Token], ev: int, a_at: list[int], b_at: list[int], names: set[int]) -> str | None:
-    """How the evidence's verb at ``ev`` places the claim's first party (at ``a_at``) and second
-    (``b_at``): "as claimed" (A before it or B after it), "reversed" (A after it and B before it),
-    "one side" (A just after it or B just before it), or None (neither stands beside it)."""
-    clause = evidence[ev].clause
+#: Verbs that state one relation: "acquired" for "bought", "defeated" for "beat".
+_SAME_VERB: dict[str, set[str]] = {}
+for _group in (("buy", "acquir", "purchas"), ("beat", "defeat"), ("succeed", "replac")):
+    for _member in _group:
+        _SAME_VERB[_member] = set(_group)
+#: The role a preposition gives the party after a verb: "bought from A", "lost to A", "beaten by A".
+_PREPOSITION_ROLES = {"by": "agent", "from": "source", "to": "to"}
+#: Nouns of a time phrase ("the same year", "last season"), never a party of a relation.
+_TIME_NOUNS = frozenset(_words("same year month week day time season decade century morning evening night"))
+#: Prepositions of an adjunct: what follows them is no party of the verb.
+_ADJUNCTS = frozenset(_words("""in on at with for over of into onto during after before since under about against
+between through across near without within per via as among until"""))
 
-    def beside(places: list[int], first: int, last: int) -> list[int]:
-        return [j for j in places if first <= j <= last and evidence[j].clause == clause
-                and _participant(evidence, j, names)]
 
-    if beside(a_at, ev - 6, ev - 1) or beside(b_at, ev + 1, ev + 6):
-        return "as claimed"
-    if beside(a_at, ev + 1, ev + 6) and beside(b_at, ev - 6, ev - 1):
-        return "reversed"
-    if beside(a_at, ev + 1, ev + 4) or beside(b_at, ev - 3, ev - 1):
-        return "one side"
-    return None
+def _parties(tokens: list[Token], verb: int, names: set[int], reach: int) -> list[tuple[int, str]]:
+    """The parties of the verb at ``verb`` with their roles: the nearest one before it (its agent, or
+    its patient in the passive), and after it the first without a preposition (the patient) and each
+    after "by" (the agent), "from" (the source) or "to"."""
+    passive = _passive(tokens, verb)
+    clause = tokens[verb].clause
+    found: list[tuple[int, str]] = []
+    before = None
+    for k in range(verb - 1, max(-1, verb - reach - 1), -1):
+        if tokens[k].clause != clause or tokens[k].lower in _PRONOUNS | {"who", "which", "that"}:
+            break  # "The same year, she raised …": the agent is "she", whoever that is
+        if _participant(tokens, k, names) and tokens[k].lower not in _TIME_NOUNS:
+            before = k
+            break
+    if before is not None:
+        found.append((before, "patient" if passive else "agent"))
+    k, preposition, roles = verb + 1, None, set()
+    while k < len(tokens) and k <= verb + reach + 6 and tokens[k].clause == clause:
+        word = tokens[k].lower
+        if word == "to" and k + 1 < len(tokens) and not (tokens[k + 1].capital or tokens[k + 1].lower in _DETERMINERS
+                                                         or tokens[k + 1].lower[0].isdigit()):
+            break  # "raised $100 million to value the company": another verb's parties follow
+        if word in _PREPOSITION_ROLES or word in _ADJUNCTS:
+            preposition = word  # "in the survey", "at Millbrook Park": an adjunct, no party of the verb
+        elif _participant(tokens, k, names) and (k == 0 or not (k - 1 in names and tokens[k].joined and k - 1 > verb)):
+            role = _PREPOSITION_ROLES.get(preposition or "") if preposition else (None if passive else "patient")
+            if role == "patient" and k > verb + reach:
+                role = None  # an object is near its verb; only "by", "from", "to" reach further
+            if role is not None and role not in roles:
+                # "his assistant, Jory Penrose": the name a noun stands beside is the party
+                named = next((n for n in range(k + 1, min(len(tokens), k + 4)) if n in names
+                              and tokens[n].clause == clause), None) if k not in names else None
+                found.append((k if named is None else named, role))
+                roles.add(role)
+            preposition = None
+        k += 1
+    return found
+
+
+def _sure_verb(tokens: list[Token], i: int) -> bool:
+    """A word that is surely a verb, so its parties can be read: a past form or one after an auxiliary
+    ("sued", "lost", "must pay"), or after "to" that follows a verb ("agreed to pay"); not "planets",
+    "gigs" or "home to historic imprints"."""
+    if not _claim_verb(tokens, i):
+        return False
+    if i > 0 and tokens[i - 1].lower == "to":
+        return i > 1 and (_claim_verb(tokens, i - 2) or _past_or_present(tokens[i - 2].lower))
+    return True
+
+
+def _same_party(claim: list[Token], mine: list[int], evidence: list[Token], theirs: list[int]) -> bool:
+    """One party named twice: every word of one name in the other ("Marra" for "Marra Foods"), not
+    a shared surname ("Henry Sallis" is not "Edmund Sallis")."""
+    ours, other = {claim[i].stem for i in mine}, {evidence[j].stem for j in theirs}
+    return bool(ours & other) and (ours <= other or other <= ours)
+
+
+def _run_of(runs: list[list[int]], index: int) -> list[int]:
+    """The name a token belongs to (all its words), or the token alone."""
+    return next((run for run in runs if index in run), [index])
 
 
 # -------------------------------------------------------------------------------- quantifiers

@@ -22,6 +22,7 @@ for _words_, _sign, _kinds in (
     ("heavier", 1, {"mass"}), ("lighter", -1, {"mass"}),
     ("longer", 1, {"length", "time"}), ("shorter", -1, {"length", "time"}),
     ("taller", 1, {"length"}), ("deeper", 1, {"length"}), ("shallower", -1, {"length"}),
+    ("farther further", 1, {"length"}),
     ("wider", 1, {"length"}), ("narrower", -1, {"length"}),
     ("warmer hotter", 1, {"temperature"}), ("cooler colder", -1, {"temperature"}),
     ("cheaper", -1, {"$"}), ("costlier dearer", 1, {"$"}),
@@ -52,10 +53,16 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
     evidence_tokens = tokenize(evidence)
     found = []
     for i, token in enumerate(claim_tokens):
-        if token.lower in _COMPARATIVES and i + 1 < len(claim_tokens) and claim_tokens[i + 1].lower == "than":
+        # "lighter than", "more puffs than": the comparative and "than" at most two words apart
+        than = next((k for k in range(i + 1, min(i + 4, len(claim_tokens))) if claim_tokens[k].lower == "than"), None)
+        bound = than is not None and than + 1 < len(claim_tokens) and (
+            claim_tokens[than + 1].lower[0].isdigit() or bool(parse_quantities(claim_tokens[than + 1].text)))
+        if token.lower in _COMPARATIVES and than is not None and not bound:  # "fewer than 3,000" is a bound
             sign, kinds = _COMPARATIVES[token.lower]
+            if than == i + 2 and kinds is None:  # "more puffs than": figures that count puffs
+                kinds = frozenset([f"count:{claim_tokens[i + 1].lower.removesuffix('s')}"])
             first, second = _side(claim_tokens, range(i - 1, -1, -1), token), _side(
-                claim_tokens, range(i + 2, len(claim_tokens)), token)
+                claim_tokens, range(than + 1, len(claim_tokens)), token)
         elif token.lower in _CHANGES:
             sign, kinds = _CHANGES[token.lower], None
             first, second = _years_compared(claim_tokens, i)
@@ -99,33 +106,47 @@ def _years_compared(tokens: list[Token], verb: int) -> tuple[frozenset[str], fro
 
 def _figures(first: frozenset[str], second: frozenset[str], evidence: list[Token], quantities: list[Quantity],
              kinds: frozenset[str] | None) -> tuple[Quantity, Quantity] | None:
-    """The one figure the evidence attaches to each side, of one kind, or None."""
-    only_first, only_second = first - second, second - first
-    if not only_first:
-        return None
+    """The one figure the evidence attaches to each side, of one kind, or None. Each kind of figure
+    is read on its own ("Brevantil 100 … 200 puffs": the model numbers are no puffs)."""
+    by_kind: dict[str, list[Quantity]] = {}
+    for quantity in quantities:
+        if not quantity.is_year and (kinds is None or quantity.kind in kinds):
+            by_kind.setdefault(quantity.kind, []).append(quantity)
+    pairs = [pair for group in by_kind.values() if len(group) >= 2
+             and (pair := _pair_of(first, second, evidence, group)) is not None]
+    return pairs[0] if len(pairs) == 1 else None
+
+
+def _pair_of(first: frozenset[str], second: frozenset[str], evidence: list[Token],
+             group: list[Quantity]) -> tuple[Quantity, Quantity] | None:
+    candidates = [(q, at) for q in group
+                  if (at := next((t for t in evidence if t.start <= q.start < t.end or t.start >= q.start), None))]
     stems_of: dict[int, set[str]] = {}
     sentence_stems: dict[int, set[str]] = {}
     for token in evidence:
+        if any(q.start <= token.start < q.end for q, _ in candidates):
+            continue  # a figure's own words ("200 puffs") say nothing of whose it is
         stems_of.setdefault(token.clause, set()).add(token.stem)
         sentence_stems.setdefault(token.sentence, set()).add(token.stem)
+    # Words every candidate's clause has cannot tell the sides apart ("Each … inhaler provides").
+    shared = set.intersection(*(stems_of.get(at.clause, set()) for _, at in candidates)) if candidates else set()
+    only_first, only_second = first - second - shared, second - first - shared
+    if not only_first:
+        return None
     sides: dict[str, list[Quantity]] = {"first": [], "second": []}
-    for quantity in quantities:
-        if quantity.is_year or kinds is not None and quantity.kind not in kinds:
-            continue
-        at = next((t for t in evidence if t.start <= quantity.start < t.end or t.start >= quantity.start), None)
-        if at is None:
-            continue
-        clause = stems_of[at.clause]
+    for quantity, at in candidates:
+        clause = stems_of.get(at.clause, set())
         if clause & only_first and not clause & only_second:
             sides["first"].append(quantity)
         elif clause & only_second and not clause & only_first:
             sides["second"].append(quantity)
-        elif not only_second & sentence_stems[at.sentence] and not clause & only_first and first & second <= clause:
+        elif not only_second & sentence_stems.get(at.sentence, set()) and not clause & only_first \
+                and first & second <= clause:
             sides["second"].append(quantity)  # "the City 3 weighs 21.5 kg" for "the standard City 3"
     if len(sides["first"]) != 1 or len(sides["second"]) != 1:
         return None
     ours, theirs = sides["first"][0], sides["second"][0]
-    if ours.kind != theirs.kind or not comparable(ours, theirs):
+    if not comparable(ours, theirs):
         return None
     return ours, theirs
 

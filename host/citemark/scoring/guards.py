@@ -189,7 +189,10 @@ def check(
             unstated_names.append(name)
     negated = _negates(claim) and not _negates(evidence)
     bound = binding.check(claim, evidence, neighbourhood, retrieved, wider)
-    misordered = comparisons.misordered(claim, neighbourhood if neighbourhood is not None else evidence)
+    # Comparisons are read around the quoted passage, and in the further passages retrieval found
+    # (the sentence with both subjects' figures need not be the one that best matches the claim).
+    misordered = tuple(dict.fromkeys(found for text in (neighbourhood if neighbourhood is not None else evidence, wider)
+                                     if text for found in comparisons.misordered(claim, text)))
     if misordered:  # a comparison the source's figures turn round is the opposite of what it states
         bound = replace(bound, opposites=bound.opposites + misordered)
     return GuardResult(

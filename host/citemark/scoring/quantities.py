@@ -30,7 +30,8 @@ _WORDS = {
 #: Number words that give a place in an order, not a count: "finished ninth".
 _ORDINALS = frozenset(["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"])
 #: The words after a figure in words, which may be its unit ("ten years", "five-year", "one million US gallons").
-_WORD_UNIT = re.compile(r"(?:\s+|-)(U\.?S\.?\s+gallons?|(?:miles|kilomet(?:re|er)s)\s+(?:per|an)\s+hour|[^\W\d_]+)\b",
+_WORD_UNIT = re.compile(r"(?:\s+|-)(U\.?S\.?\s+gallons?|nautical\s+miles?|(?:miles|kilomet(?:re|er)s)\s+(?:per|an)\s+hour|"
+                        r"[^\W\d_]+)\b",
                         re.IGNORECASE)
 _SMALL_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 #: A scale spelled out: "two million", "two and a half million", "a quarter of a million", "half a billion".
@@ -79,7 +80,7 @@ for _names, _dimension, _factor in (
     ("m metre metres meter meters", "length", 1.0), ("km kilometre kilometres kilometer kilometers", "length", 1e3),
     ("cm centimetre centimetres centimeter centimeters", "length", 0.01),
     ("mm millimetre millimetres millimeter millimeters", "length", 0.001),
-    ("mi mile miles", "length", 1609.344), ("ft foot feet", "length", 0.3048), ("inch inches", "length", 0.0254),
+    ("mi mile miles", "length", 1609.344), ("nmi nautical-mile nautical-miles", "length", 1852.0), ("ft foot feet", "length", 0.3048), ("inch inches", "length", 0.0254),
     ("yd yard yards", "length", 0.9144),
     ("kg kilogram kilograms kilo kilos", "mass", 1.0), ("g gram grams", "mass", 1e-3),
     ("mg milligram milligrams", "mass", 1e-6), ("t tonne tonnes", "mass", 1e3),
@@ -98,7 +99,8 @@ for _names, _dimension, _factor in (
     for _name in _names.split():
         _UNITS[_name] = (_dimension, _factor)
 #: Units written in several words, as the one key of ``_UNITS``.
-_UNIT_PHRASES = {"miles per hour": "mph", "miles an hour": "mph", "kilometres per hour": "km/h",
+_UNIT_PHRASES = {"nautical miles": "nautical-miles", "nautical mile": "nautical-mile",
+                 "miles per hour": "mph", "miles an hour": "mph", "kilometres per hour": "km/h",
                  "kilometers per hour": "km/h", "kilometres an hour": "km/h", "kilometers an hour": "km/h",
                  "us gallons": "gallons", "us gallon": "gallons"}
 _TEMPERATURE = {"°c": "c", "c": "c", "celsius": "c", "degrees celsius": "c", "°f": "f", "f": "f",
@@ -110,7 +112,7 @@ _NUMBER = re.compile(
     r"(?:\s*(?P<scale>thousand|million|billion|trillion|bn|mn|k)\b|(?P<money_m>m)\b(?<=[\d\s]m))?"
     r"(?P<unit>(?:\s*|-)(?:%|percent\b|per cent\b|°\s?[CF]\b|degrees\s+(?:celsius|fahrenheit)\b|"
     r"square\s+(?:kilomet(?:re|er)s|miles)\b|sq\.?\s*(?:km|mi)\b|km/h|m/s|"
-    r"(?:miles|kilomet(?:re|er)s)\s+(?:per|an)\s+hour\b|U\.?S\.?\s+gallons?\b|"
+    r"(?:miles|kilomet(?:re|er)s)\s+(?:per|an)\s+hour\b|U\.?S\.?\s+gallons?\b|nautical\s+miles?\b|"
     r"[A-Za-z²]+\b(?:/h)?))?",
     re.IGNORECASE,
 )
