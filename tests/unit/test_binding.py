@@ -53,6 +53,14 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("Tarvos-9 c is about 3.4 times as massive as Earth.",  # a small decimal is a measurement, "c" part of the name
          "Tarvos-9 b is about 3.4 times as massive as Earth; Tarvos-9 c is about 7.2 times as massive as Earth.",
          "figure"),
+        ("Rates in the Upper Ward average about 6% a year.",  # each figure beside its own subject, in one clause
+         "Rates average about 6% a year in the Lower Ward and 9% in the Upper Ward.", "figure"),
+        ("The £200 million tranche pays a coupon of 4.25%.",  # the claim's other figure names its subject
+         "A £300 million tranche maturing in 2031 pays a coupon of 4.25%, while a £200 million tranche "
+         "maturing in 2040 pays 4.75%.", "figure"),
+        ("The Harbour Inn in Kell has 19 rooms.",  # a small count of the same thing competes
+         "The Mariner, on the quay, has 19 rooms and a bar. The Harbour Inn in Kell is smaller, with seven rooms.",
+         "figure"),
         ("Dorby had 12,400 residents in 2020.",  # a sentence opener no text writes in lower case is a name
          "Ferrow had 12,400 residents in 2020. Dorby, further east, had 8,900 residents.", "figure"),
         # a name the passage puts in another role
@@ -122,6 +130,13 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Ashby Town finished fourth in the table.",
          "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh."),
         ("The kit includes a charging cable.", "The kit ships without a case and includes a charging cable."),
+        ("Rates in the Lower Ward average about 6% a year.",
+         "Rates average about 6% a year in the Lower Ward and 9% in the Upper Ward."),
+        ("The £300 million tranche pays a coupon of 4.25%.",
+         "A £300 million tranche maturing in 2031 pays a coupon of 4.25%, while a £200 million tranche "
+         "maturing in 2040 pays 4.75%."),
+        ("The Mariner in Kell has 19 rooms.",
+         "The Mariner, on the quay, has 19 rooms and a bar. The Harbour Inn in Kell is smaller, with seven rooms."),
         ("The KV-1 battery lasts about 40 minutes.",
          "The KV-1 battery lasts about 40 minutes; the KV-2 is heavier, at 2.1 kg, and lasts 65 minutes."),
         ("Pelk Town were beaten 2–0 by Orrin United at Harl Park.",

@@ -644,6 +644,11 @@ class _Layout:
             self.stems.setdefault(self.unit(i, True), set()).add(token.stem)
             self.stems.setdefault(("sentence", token.sentence), set()).add(token.stem)
         self.runs = [(run, _name_key(evidence, run)) for run in _names(evidence, common)]
+        self.held: dict[tuple[str, int], list[Quantity]] = {}  # the figures of each clause and sentence
+        for quantity in quantities:
+            if (at := self.at[id(quantity)]) is not None:
+                for by_clause in (True, False):
+                    self.held.setdefault(self.unit(at, by_clause), []).append(quantity)
 
     def unit(self, index: int, by_clause: bool) -> tuple[str, int]:
         token = self.evidence[index]
@@ -669,12 +674,24 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
     index = layout.at[id(place)]
     if index is None:
         return None
-    weigh = (lambda unit: len(claim_names & unit)) if claim_names else (lambda unit: len(claim_context & unit))
+    # The claim's other figures name its subject too: "the £350 million tranche … pays 5.125%" where
+    # "a £350 million tranche … pays 5.375%", or "revenue for 2026 was …" where 2026 stands by another figure.
+    # A year counts only for the other passage, when it lacks ours: a page often dates two figures once.
+    others = [c for c in claim_quantities if c is not quantity]
+
+    def identified(unit: tuple[str, int], against: tuple[str, int] | None = None) -> int:
+        def holds(where: tuple[str, int], claimed: Quantity) -> bool:
+            return any(same_quantity(claimed, q) for q in layout.held.get(where, []))
+        return sum(holds(unit, c) and (not c.is_year or against is not None and not holds(against, c)) for c in others)
+
+    def weigh(unit_key: tuple[str, int], unit: set[str], against: tuple[str, int] | None = None) -> int:
+        return len((claim_names or claim_context) & unit) + identified(unit_key, against)
     enough = 2
     for other in evidence_quantities:
         if other.is_year or other is place or not comparable(quantity, other) or not comparable(place, other):
             continue
-        if _small_count(other) or any(same_quantity(c, other) for c in claim_quantities):
+        if _small_count(other) and other.kind != quantity.kind or any(same_quantity(c, other) for c in claim_quantities):
+            # "eight rooms" competes with "23 rooms"; a stray "two" does not
             continue
         if abs(other.value - place.value) <= 0.02 * max(abs(other.value), abs(place.value)):
             continue  # 828 m and 830 m are one figure told two ways, not two subjects' figures
@@ -684,15 +701,20 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
         by_clause = evidence[at].sentence == evidence[index].sentence
         ours_unit, theirs_unit = layout.unit(index, by_clause), layout.unit(at, by_clause)
         ours, theirs = layout.stems[ours_unit], layout.stems[theirs_unit]
-        if claim_names:
+        mine, yours = weigh(ours_unit, ours), weigh(theirs_unit, theirs, ours_unit)
+        if not claim_names and identified(theirs_unit, ours_unit) > identified(ours_unit):
+            misplaced = yours > mine  # the claim's other figure stands by the other one
+        elif claim_names:
             foreign = layout.foreign(ours_unit, claim_names)
             # A passage that names no one ("The crossing takes 2 hours 15 minutes") loses only to one
             # that names no one but the claim's subject, not to "boats from Kirkvik to Ulla take 40 minutes".
-            misplaced = weigh(theirs) > weigh(ours) and (foreign or weigh(ours) == 0) and (
+            misplaced = yours > mine and (foreign or mine == 0) and (
                 foreign or not layout.foreign(theirs_unit, claim_names))
         else:  # by the claim's words: more of them there, or there the words that tell the two apart
-            misplaced = weigh(theirs) >= max(enough, weigh(ours) + 2) or (
-                weigh(theirs) >= enough and bool(claim_context & (theirs - ours)) and not claim_context & (ours - theirs))
+            misplaced = yours >= max(enough, mine + 2) or (
+                yours >= enough and bool(claim_context & (theirs - ours)) and not claim_context & (ours - theirs))
+        if not misplaced and ours_unit == theirs_unit and claim_names:
+            misplaced = _interleaved(layout, index, at, claim_names)
         if misplaced:
             return f"the source gives the claim's subject {other.text}"
     # A claim's year goes with its other figure: "$3.6bn in 2022" is not "$3.6bn in 2023".
@@ -708,6 +730,29 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
             if not any(same_quantity(year, nearest) for year in claim_years):
                 return f"the source gives it for {nearest.text}"
     return None
+
+
+def _interleaved(layout: _Layout, ours: int, theirs: int, claim_names: frozenset[str]) -> bool:
+    """One clause with two figures and two subjects, each figure beside its own: "about 17 °C in the
+    South Basin and 14 °C in the North Basin" gives the North Basin 14 °C. Each figure goes with the
+    nearest subject on one side: after it when a subject follows the last figure, else before it."""
+    evidence = layout.evidence
+    clause = layout.unit(ours, True)
+    inside = [j for j in range(len(evidence)) if layout.unit(j, True) == clause]
+    figures = {j for j in inside for q in layout.quantities if q.start <= evidence[j].start < q.end}  # "17 °C", whole
+    named = {j for run, key in layout.runs if not key <= claim_names for j in run}
+    subjects = {j: "claim" for j in inside if evidence[j].stem in claim_names and j not in figures and j not in named}
+    subjects.update({j: "other" for j in inside if j in named})
+    if "claim" not in subjects.values() or "other" not in subjects.values():
+        return False
+    # "… 14 °C in the North Basin": a subject after the last figure means each subject follows its figure.
+    after = max(subjects) > max(ours, theirs)
+
+    def subject_of(figure: int) -> str | None:
+        side = [j for j in subjects if (j > figure if after else j < figure)
+                and not any(min(j, figure) < f < max(j, figure) for f in (ours, theirs) if f != figure)]
+        return subjects[min(side, key=lambda j: abs(j - figure))] if side else None
+    return subject_of(ours) == "other" and subject_of(theirs) == "claim"
 
 
 def _token_at(tokens: list[Token], offset: int) -> int | None:
