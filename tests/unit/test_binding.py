@@ -102,6 +102,9 @@ def findings(claim: str, evidence: str) -> list[str]:
         # a stronger quantifier or modality than the passage's
         ("All participants improved.", "Most participants improved after six weeks.", "overstated"),
         ("The trial proves the drug works.", "The trial suggests the drug works in adults.", "overstated"),
+        ("The new line will open in 2029.", "The operator expects to open the new line in 2029.", "overstated"),
+        ("Buses run six times a day in summer.", "Buses run up to six times a day in summer.", "overstated"),
+        ("The side effect affects one in every ten patients.", "It may affect up to 1 in 10 patients.", "overstated"),
     ],
 )
 def test_a_false_claim_is_found_out(claim, evidence, kind):
@@ -125,6 +128,10 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("The lender must pay the borrower a fee.", "The borrower must be paid a fee by the lender."),
         ("Norrbotten Steel was acquired by Valtra.", "Valtra acquired Norrbotten Steel in 2019."),
         ("Most participants improved.", "Most participants improved after six weeks."),
+        ("Buses run up to six times a day in summer.", "Buses run up to six times a day in summer."),
+        ("The timer can delay the start by as much as 24 hours.", "The timer delays the start by up to 24 hours."),
+        ("The volume was anticipated rather than guaranteed.", "The contract said the volume was expected, "
+         "not guaranteed."),
         ("Some participants improved.", "All participants improved after six weeks."),
         ("They are right on the river, aren't they?", "They are right on the river, aren't they."),
         ("Ashby Town finished fourth in the table.",

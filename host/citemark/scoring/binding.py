@@ -453,7 +453,7 @@ overturn uphold; relax tighten; loosen tighten; eased tightened; cut hiked; slas
 surged plunged; soared plummeted; rallied slumped; strengthened weakened; widened narrowed; improved worsened;
 improve worsen; approve veto; grow fall; grown fallen; grew fell; hot cool; hotter cooler; warmer colder;
 cheaper expensive; cheap costly; faster slowly; quickly slowly; quicker slowly; louder quieter; support opposed;
-accept refused; elder younger; eldest youngest; senior junior; increase cut; increased cut; raises cuts;
+accept refused; accept decline; accepted declined; elder younger; eldest youngest; senior junior; increase cut; increased cut; raises cuts;
 welcomed criticised; welcomed criticized; praised criticised; praised criticized; allies rivals; ratified rejected; legalised banned; legalized banned; adopted abandoned;
 """.replace("\n", " ")
 _OPPOSITE: dict[str, set[str]] = {}
@@ -1175,7 +1175,8 @@ _SCALES = (
     ({"always", "invariably", "constantly"}, {"often", "usually", "sometimes", "frequently", "typically",
                                               "generally", "occasionally", "rarely", "mostly", "commonly"}),
     ({"will", "must", "definitely", "certainly", "guarantees", "guaranteed", "always"},
-     {"may", "might", "could", "can", "possibly", "likely", "probably", "perhaps", "potentially"}),
+     {"may", "might", "could", "can", "possibly", "likely", "probably", "perhaps", "potentially", "expects",
+      "expected", "expect", "plans", "aims", "intends", "hopes", "hoped"}),
     ({"prove", "proves", "proved", "proven", "demonstrate", "demonstrates", "demonstrated", "confirm", "confirms",
       "confirmed", "establish", "establishes", "established"},
      {"suggest", "suggests", "suggested", "indicate", "indicates", "indicated", "hint", "hints", "hinted",
@@ -1197,12 +1198,36 @@ def _overstated(claim: list[Token], evidence: list[Token], aligned: dict[int, li
         return []
     best = max(len(found) for found in counts.values())
     evidence_words = {t.lower for t in evidence if len(counts.get(t.clause, ())) == best}
+    # A strong word the claim itself denies ("anticipated rather than guaranteed") claims nothing.
+    denied = {claim[k].lower for first, last, _ in _negation_scopes(claim) for k in range(first, last + 1)}
+    claim_words -= denied
     found = []
     for strong, weak in _SCALES:
         said = claim_words & strong
         if said and not evidence_words & strong and evidence_words & weak and not claim_words & weak:
             found.append(f"{sorted(said)[0]} ≠ {sorted(evidence_words & weak)[0]}")
     return found
+
+
+#: Hedges that make a figure a ceiling: "up to five times a day" is not "five times a day".
+_CEILINGS = frozenset(["up to", "as many as", "as much as", "at most", "no more than", "a maximum of"])
+
+
+def _ceilings(claim_text: str, evidence_text: str) -> list[str]:
+    """A figure the claim states as such, where every place the evidence states it is a ceiling."""
+    found = []
+    stated = parse_quantities(evidence_text, incidental=True)
+    for quantity in parse_quantities(claim_text):
+        if quantity.is_year or quantity.hedge in _CEILINGS or _CEILING_BEFORE.search(claim_text[: quantity.start]):
+            continue
+        places = [q for q in stated if same_quantity(quantity, q)]
+        if places and all(q.hedge in _CEILINGS or _CEILING_BEFORE.search(evidence_text[: q.start]) for q in places):
+            found.append(f"{quantity.text} ≠ up to {places[0].text}")
+    return found
+
+
+_CEILING_BEFORE = re.compile(r"(?:up to|as (?:many|much) as|at most|no more than|a maximum of)\s+(?:a|an)?\s*$",
+                             re.IGNORECASE)
 
 
 # --------------------------------------------------------------------------------------- entry
@@ -1234,7 +1259,7 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
         unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens, common)),
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned, common)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned, common)),
-        overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned)),
+        overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned) + _ceilings(claim, evidence)),
         redated=tuple(_date_conflicts(claim, claim_tokens, evidence, evidence_tokens)),
     )
 
