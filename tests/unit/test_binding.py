@@ -137,6 +137,16 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Ashby Town finished fourth in the table.",
          "Ashby Town finished fourth in the table, while Harlan Rovers finished seventh."),
         ("The kit includes a charging cable.", "The kit ships without a case and includes a charging cable."),
+        # the claim negates what the source negates, in other words
+        ("Orla Holdings, the owner, does not guarantee the notes.",
+         "The notes are not guaranteed by the owner, Orla Holdings, and holders have no claim on its assets."),
+        ("Neither Skerry Light nor Tarn Light has had a keeper living there since 1990.",
+         "Skerry Light was automated in 1984 and Tarn Light in 1990. Neither lighthouse has had a resident "
+         "keeper since then."),
+        ("The Kell trout is absent from the lake's west arm.",
+         "The lake is home to the Kell trout. It lives only in the east arm and is not found in the west arm."),
+        ("A ferry rather than a bridge links the north and south banks.",
+         "No bridge crosses the river; a ferry links the north and south banks."),
         ("Rates in the Lower Ward average about 6% a year.",
          "Rates average about 6% a year in the Lower Ward and 9% in the Upper Ward."),
         ("The £300 million tranche pays a coupon of 4.25%.",

@@ -19,6 +19,9 @@ HARVEST = ("In 2024 the growers picked 8,400 tonnes of apples, well below the 9,
         ("The apple harvest rose in 2024 compared with 2023.", HARVEST),
         ("Lake Varn is deeper than Lake Oss.", "Lake Oss is 112 m deep. Lake Varn, to its south, is 64 m deep."),
         ("The Tarn 2 is louder than the Tarn 3.", "The Tarn 3 runs at 47 dB; the Tarn 2 runs at 42 dB."),
+        ("The West Basin is deeper than the East Basin.",  # a clause naming neither side has the one before's
+         "The East Basin is smaller, covering 12 square kilometres, but much deeper, reaching 90 metres. "
+         "The West Basin covers 20 square kilometres and is no deeper than 30 metres."),
         # "more X than": the figures that count X, whatever other numbers the passage has
         ("A Velo 300 pack holds more capsules than a Velo 150 pack.",
          "Each Velo 150 pack holds 60 capsules. Each Velo 300 pack holds 30 capsules."),

@@ -315,6 +315,12 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         if cue_at is not None and _someone_else(claim, min(i for i, _ in scoped), evidence, cue_at, aligned):
             del scoped_in[clause]  # the negated clause is about someone else ("the company did not take part")
             clauses = {c: stated for c, stated in clauses.items() if c != clause}
+    for clause in list(scoped_in):
+        # The claim negates what that clause negates ("does not guarantee the bonds" against "the bonds are
+        # not guaranteed by …"): the two agree, whatever else the clause's negation reaches.
+        if any(_covered(claim_scopes, i) for i in clauses[clause]):
+            del scoped_in[clause]
+            clauses = {c: stated for c, stated in clauses.items() if c != clause}
     plain = [stated for clause, stated in clauses.items() if clause not in scoped_in]
     best_plain = max((len(stated) for stated in plain), default=0)
     found = []
@@ -326,7 +332,7 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         unstated = [(i, cue) for i, cue in scoped if not any(i in stated for stated in plain
                                                              if len(stated) == best_plain)]
         found += [f"{claim[i].text} (the source: “{cue} … {claim[i].text}”)" for i, cue in sorted(unstated)]
-    if not found and words:
+    if not found and words and not claim_scopes:
         # What the claim ends on (its object or complement) is stated only under a negation.
         last = max(words)
         cues = [_covered(evidence_scopes, j) for j in aligned[last]]
@@ -367,6 +373,9 @@ def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[in
                      clauses: dict[int, set[int]]) -> list[str]:
     """The claim negates ("will not join the board") what the clause stating it says plainly
     ("will join the board")."""
+    # Only forward cues deny a predicate here: "X is absent from Y" denies X-in-Y, which "home to X" does not state.
+    claim_scopes = [_alternative_only(claim, scope) for scope in claim_scopes
+                    if scope[2] not in ("absent", "ruled out", "rules out")]
     targets = set()
     for first, last, _cue in claim_scopes:
         target = next((k for k in range(first, last + 1) if _content(claim[k])), None)
@@ -374,7 +383,9 @@ def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[in
             targets.add(target)
     if not targets & set(aligned):
         return []  # "showed no remorse during the trial": what is denied (remorse) is not in the source
-    negated = [i for i in aligned if _covered(claim_scopes, i) and not claim[i].lower[0].isdigit()]
+    # What is denied is a predicate, not the names it is denied of ("Neither Rendle Point nor Gannet Rock has had …").
+    negated = [i for i in aligned if _covered(claim_scopes, i) and not claim[i].lower[0].isdigit()
+               and not claim[i].capital]
     if not negated:
         return []
     holding = {clause: stated & set(negated) for clause, stated in clauses.items()}
@@ -391,6 +402,17 @@ def _denied_by_claim(claim: list[Token], evidence: list[Token], aligned: dict[in
             return []  # the source negates it too ("unable, due to her condition, to attend")
     i = min(negated)
     return [f"{claim[i].text} (the claim says “{_covered(claim_scopes, i)}”; the source states it without)"]
+
+
+def _alternative_only(tokens: list[Token], scope: tuple[int, int, str]) -> tuple[int, int, str]:
+    """"a ferry rather than a bridge links the banks": "rather than" rejects the noun phrase after it,
+    not the verb that follows it."""
+    first, last, cue = scope
+    if cue not in _CONTRASTIVE:
+        return scope
+    verb = next((k for k in range(first + 1, last + 1) if tokens[k].lower in _AUXILIARIES or (
+        not tokens[k].capital and _past_or_present(tokens[k].lower) and tokens[k - 1].lower not in _DETERMINERS)), None)
+    return (first, verb - 1, cue) if verb is not None else scope
 
 
 def _verb_between(tokens: list[Token], cue: int, place: int) -> bool:
@@ -488,8 +510,8 @@ def _opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
     evidence_stems = {t.stem for t in evidence}
     found = []
     for i, word in enumerate(claim):
-        if word.stem not in _OPPOSITE:
-            continue
+        if word.stem not in _OPPOSITE or _OPPOSITE[word.stem] & claim_stems:
+            continue  # "the east and west shores": the claim names both poles itself
         if word.stem in evidence_stems:
             found.extend(_object_moved(claim, i, evidence, aligned))
             continue

@@ -123,6 +123,7 @@ def _pair_of(first: frozenset[str], second: frozenset[str], evidence: list[Token
                   if (at := next((t for t in evidence if t.start <= q.start < t.end or t.start >= q.start), None))]
     stems_of: dict[int, set[str]] = {}
     sentence_stems: dict[int, set[str]] = {}
+    clause_sentence = {token.clause: token.sentence for token in evidence}
     for token in evidence:
         if any(q.start <= token.start < q.end for q, _ in candidates):
             continue  # a figure's own words ("200 puffs") say nothing of whose it is
@@ -136,6 +137,13 @@ def _pair_of(first: frozenset[str], second: frozenset[str], evidence: list[Token
     sides: dict[str, list[Quantity]] = {"first": [], "second": []}
     for quantity, at in candidates:
         clause = stems_of.get(at.clause, set())
+        if not clause & (only_first | only_second):
+            # "The North Basin is smaller, …, but much deeper, reaching 212 metres": a clause naming
+            # neither side has the subject of the clause before it in its sentence.
+            before = [c for c in range(at.clause - 1, -1, -1) if c in clause_sentence
+                      and clause_sentence[c] == at.sentence and stems_of.get(c, set()) & (only_first | only_second)]
+            if before:
+                clause = stems_of[before[0]]
         if clause & only_first and not clause & only_second:
             sides["first"].append(quantity)
         elif clause & only_second and not clause & only_first:
