@@ -50,7 +50,7 @@ def claims_of(parts: list[str]) -> list[tuple[str, dict]]:
 async def judge(model: str | None, combiner: Combiner | None = None,
                 parts: list[str] | None = None) -> list[tuple[dict, object]]:
     claims = claims_of(parts or list(PARTS))
-    texts = {(part, claim["page"]): source_text(part, claim["page"]) for part, claim in claims}
+    texts = {page: source_text(*page) for page in {(part, claim["page"]) for part, claim in claims}}  # once a page
     settings = Settings.load() if model is None else Settings.load().with_(model=model)
     async with Engine(settings, combiner=combiner) as engine:
         return [(claim, await engine.verify_claim(claim["claim"], texts[part, claim["page"]])) for part, claim in claims]

@@ -1060,7 +1060,7 @@ def _passive(tokens: list[Token], verb: int) -> bool:
 def _participant(tokens: list[Token], i: int, names: set[int]) -> bool:
     """A party of a relation: part of a name, or a noun after a determiner ("the tenant", "a lender");
     a capitalised function word ("About 400 volunteers") is none."""
-    return i in names or (tokens[i].capital and tokens[i].lower not in _STOP | _OPENERS) or (
+    return i in names or (tokens[i].capital and tokens[i].lower not in _NO_PARTY) or (
         i > 0 and tokens[i - 1].lower in _DETERMINERS)
 
 
@@ -1079,6 +1079,7 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
     claim_runs, evidence_runs = _names(claim, common), _names(evidence, common)
     claim_names = {i for run in claim_runs for i in run}
     evidence_names = {i for run in evidence_runs for i in run}
+    lemmas = [_lemma(t.lower) for t in evidence]  # for the claim verb's synonyms, read once
     found = []
     for v in sorted(aligned):
         if claim[v].stem in _SYMMETRIC or not _verb_like(claim, v) or claim[v].lower[0].isdigit() or not _sure_verb(claim, v):
@@ -1087,7 +1088,7 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
         if len(parties) < 2 or claim[parties[0][0]].stem == claim[parties[1][0]].stem:
             continue
         group = _SAME_VERB.get(_lemma(claim[v].lower), {_lemma(claim[v].lower)})
-        places = sorted(set(aligned[v]) | {j for j, t in enumerate(evidence) if _lemma(t.lower) in group})
+        places = sorted(set(aligned[v]) | {j for j, lemma in enumerate(lemmas) if lemma in group})
         verdicts = []
         for ev in places:
             if not _verb_like(evidence, ev):
@@ -1133,7 +1134,7 @@ def _parties(tokens: list[Token], verb: int, names: set[int], reach: int) -> lis
     found: list[tuple[int, str]] = []
     before = None
     for k in range(verb - 1, max(-1, verb - reach - 1), -1):
-        if tokens[k].clause != clause or tokens[k].lower in _PRONOUNS | {"who", "which", "that"}:
+        if tokens[k].clause != clause or tokens[k].lower in _STANDS_IN:
             break  # "The same year, she raised …": the agent is "she", whoever that is
         if _participant(tokens, k, names) and tokens[k].lower not in _TIME_NOUNS:
             before = k
@@ -1292,9 +1293,14 @@ another other such only even just yet but nor not however although though becaus
 after before here today now then thus hence instead later earlier meanwhile overall together currently recently"""))
 
 
+#: Capitalised words that are no party of a relation, and words that stand in for one ("she raised …").
+_NO_PARTY = _STOP | _OPENERS
+_STANDS_IN = _PRONOUNS | {"who", "which", "that"}
+
+
 def _lower_case_words(*texts: list[Token]) -> frozenset[str]:
     """Every word the texts write in lower case: a capitalised sentence opener outside it is a name."""
-    return frozenset(t.lower for tokens in texts for t in tokens if not t.capital) | _STOP | _OPENERS
+    return frozenset(t.lower for tokens in texts for t in tokens if not t.capital) | _NO_PARTY
 
 
 def describe(binding: Binding) -> Iterable[str]:
