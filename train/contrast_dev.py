@@ -4,7 +4,7 @@ The set is material to develop the guards and binding checks on: read its misses
 rule, run it again. The contrast *suite* (bench/contrast/, other texts) is the test and is
 only ever measured, by ``python -m bench.contrast_suite``.
 
-    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--part text|html] [--show polarity,antonym | --show all]
+    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--part text|html|html2] [--show polarity,antonym | --show all]
 """
 
 from __future__ import annotations
@@ -24,16 +24,17 @@ SET = Path(__file__).resolve().parent / "contrast_dev"
 TRUE_KINDS = {"verbatim", "paraphrase", "numeric_equivalent", "multi_sentence"}
 
 
-#: The two parts of the set: plain-text passages, and HTML pages with the boilerplate of real sites
+#: The parts of the set: plain-text passages, and two sets of HTML pages with the boilerplate of real sites
 #: (read by citemark's own extraction, as a fetched citation is).
-PARTS = {"text": ("claims.jsonl", "pages", ".txt"), "html": ("claims-html.jsonl", "html", ".html")}
+PARTS = {"text": ("claims.jsonl", "pages", ".txt"), "html": ("claims-html.jsonl", "html", ".html"),
+         "html2": ("claims-html2.jsonl", "html2", ".html")}
 
 
 def source_text(part: str, page: str) -> str:
     """The text citemark reads from one page of the set."""
     _, folder, suffix = PARTS[part]
     path = SET / folder / f"{page}{suffix}"
-    if part == "text":
+    if folder == "pages":
         return path.read_text()
     return extract(path.read_bytes(), url=f"http://127.0.0.1/{page}.html", content_type="text/html; charset=utf-8").text
 
@@ -62,7 +63,7 @@ def main() -> None:
     parser.add_argument("--combiner", type=Path, help="a combiner JSON to use instead of the model's")
     parser.add_argument("--show", default="", help="kinds whose misses to print (comma-separated, or 'all')")
     parser.add_argument("--part", action="append", choices=list(PARTS),
-                        help="only these parts of the set (repeatable; default: both)")
+                        help="only these parts of the set (repeatable; default: all)")
     args = parser.parse_args()
     by_kind: dict[str, list] = defaultdict(list)
     combiner = Combiner.from_dict(json.loads(args.combiner.read_text())) if args.combiner else None

@@ -94,6 +94,21 @@ def findings(claim: str, evidence: str) -> list[str]:
          "Dena Frost became head keeper in 1901. She was succeeded in 1920 by her deputy, Alan Wray.", "reversed"),
         ("Kell Shipping sued Marra Foods over the contract.",
          "Kell Shipping cancelled the contract with Marra Foods in 2020. Marra sued for damages.", "reversed"),
+        # a relation the passage states as a noun or a converse verb, its parties swapped
+        ("The Corvid 8 is the successor to the Corvid 9.", "The Corvid 9 replaces the older Corvid 8, which is no "
+         "longer sold.", "reversed"),
+        ("Pellow Mining lent £40 million to Harth Bank.", "Last year Pellow Mining took out a £40 million loan from "
+         "Harth Bank.", "reversed"),
+        ("Orsk Energy lent £15 million to Tavel Holdings in 2021.", "Orsk repaid a £15 million loan that Tavel "
+         "Holdings had made to it in 2021.", "reversed"),
+        ("Brand & Lowe bought Kesson Tools.", "The acquisition of Brand & Lowe by Kesson Tools closed in 2011.",
+         "reversed"),
+        ("The Harriers beat the Ospreys in the final.", "The Harriers lost to the Ospreys in the final.", "reversed"),
+        # a figure the passage gives a variant of the claim's subject: a longer name, another model number
+        ("The Tarvo 5 Max weighs 3.1 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg.", "figure"),
+        ("The Tarvo 5 weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg.", "figure"),
+        ("Each Solvin 50 pack holds 90 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "
+         "60 tablets.", "figure"),
         # a year the clause with the claim's event verb gives otherwise, the verb words away or in the future
         ("Mira Olsen took over as the firm's chief executive in May 2021.",
          "Sales rose, said Mira Olsen, who took over in May 2022 from the founder.", "date"),
@@ -105,6 +120,9 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("The new line will open in 2029.", "The operator expects to open the new line in 2029.", "overstated"),
         ("Buses run six times a day in summer.", "Buses run up to six times a day in summer.", "overstated"),
         ("The side effect affects one in every ten patients.", "It may affect up to 1 in 10 patients.", "overstated"),
+        # the hedge stands in the clause of the verb, after the clause with the names
+        ("The Grid Regulator will rule on the merger by June.", "The merger needs the approval of the Grid Regulator, "
+         "which is expected to rule on it by June.", "overstated"),
     ],
 )
 def test_a_false_claim_is_found_out(claim, evidence, kind):
@@ -181,6 +199,22 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("The ferry from Orla to Penn takes 95 minutes.",  # a passage naming no one, against one naming others
          "A ferry runs from Orla to Penn twice a day. The crossing takes 1 hour 35 minutes. "
          "Boats from Penn to Skye take 40 minutes."),
+        ("The Corvid 9 is the successor to the Corvid 8.", "The Corvid 9 replaces the older Corvid 8, which is no "
+         "longer sold."),
+        ("Harth Bank lent £40 million to Pellow Mining.", "Last year Pellow Mining took out a £40 million loan from "
+         "Harth Bank."),
+        ("Tavel Holdings lent £15 million to Orsk Energy in 2021.", "Orsk repaid a £15 million loan that Tavel "
+         "Holdings had made to it in 2021."),
+        ("Kesson Tools bought Brand & Lowe.", "The acquisition of Brand & Lowe by Kesson Tools closed in 2011."),
+        ("The Ospreys beat the Harriers in the final.", "The Harriers lost to the Ospreys in the final."),
+        ("The Tarvo 5 weighs 3.1 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
+        ("The Tarvo 5 Max weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
+        ("Each Solvin 50 pack holds 60 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "
+         "60 tablets."),
+        ("Mount Kessa is 4,210 m high.",  # a longer name at the front is the same subject, not a variant
+         "Kessa rises 4,210 m above the plain. Mount Kessa's lower hut stands at 2,950 m."),
+        ("The Grid Regulator is expected to rule on the merger by June.", "The merger needs the approval of the Grid "
+         "Regulator, which is expected to rule on it by June."),
         ("About 400 volunteers took part in the survey.",  # the negated clause is about someone else
          "The council, which ran the survey, did not take part in the analysis. The survey enrolled 412 volunteers, "
          "who took part by post."),

@@ -25,6 +25,13 @@ HARVEST = ("In 2024 the growers picked 8,400 tonnes of apples, well below the 9,
         # "more X than": the figures that count X, whatever other numbers the passage has
         ("A Velo 300 pack holds more capsules than a Velo 150 pack.",
          "Each Velo 150 pack holds 60 capsules. Each Velo 300 pack holds 30 capsules."),
+        # the source states the comparison of the other side, with or without "than"
+        ("The Lumen 7 is lighter than the Lumen 5.", "The Lumen 7 has better speakers. But the Lumen 5 is lighter "
+         "and cheaper."),
+        ("The Lumen 7 is lighter than the Lumen 5.", "The Lumen 5 is lighter than the Lumen 7."),
+        # "faster" is less time
+        ("The Kestrel route is faster than the Ulla route.", "The Kestrel route takes 55 minutes. The Ulla route "
+         "takes 40 minutes."),
     ],
 )
 def test_an_order_the_figures_turn_round_is_found(claim, evidence):
@@ -45,6 +52,13 @@ def test_an_order_the_figures_turn_round_is_found(claim, evidence):
         ("The harvest rose sharply.", HARVEST),  # no two years to compare
         ("The first print run sold fewer than 3,000 copies.",  # a bound, not a comparison of two subjects
          "The first print run sold 2,400 copies; the second sold 9,000 copies."),
+        ("The Lumen 5 is lighter than the Lumen 7.", "The Lumen 7 has better speakers. But the Lumen 5 is lighter "
+         "and cheaper."),
+        ("The Lumen 7 is lighter than the Lumen 5.",  # the Lumen 5 is lighter than something else
+         "The Lumen 5 is lighter than the Lumen 3, but the Lumen 7 is lighter than the Lumen 5."),
+        ("The Lumen 7 is lighter than the Lumen 5.", "The Lumen 5 is not lighter than the Lumen 7."),
+        ("The Kestrel route is faster than the Ulla route.", "The Kestrel route takes 40 minutes. The Ulla route "
+         "takes 55 minutes."),
     ],
 )
 def test_the_right_order_and_unreadable_passages_are_left_alone(claim, evidence):

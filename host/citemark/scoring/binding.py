@@ -40,6 +40,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from citemark.scoring import relations
 from citemark.scoring.lexical import stem
 from citemark.scoring.quantities import Quantity, comparable, parse_quantities, same_quantity
 
@@ -75,7 +76,7 @@ class Token:
     sentence: int
     clause: int
     capital: bool
-    joined: bool = False  # only spaces between it and the word before ("Mozilla Research", not "March, JetBlue")
+    joined: bool = False  # only spaces (or "&") between it and the word before ("Mozilla Research", not "March, JetBlue")
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +131,7 @@ def tokenize(text: str) -> list[Token]:
             clause += 1  # "…, down from 4.6 million": the figure compared with is another clause's
         token_stem = lower.replace(",", "") if lower[0].isdigit() else _stem(
             _LEMMAS.get(lower, re.sub(r"['’]s$", "", lower)))
-        joined = bool(tokens) and not text[tokens[-1].end : match.start()].strip()
+        joined = bool(tokens) and text[tokens[-1].end : match.start()].strip() in ("", "&")  # "Holt & Greaves"
         tokens.append(Token(raw, lower, token_stem, match.start(), match.end(), sentence, clause, raw[0].isupper(),
                             joined))
     return tokens
@@ -604,18 +605,25 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
     evidence_quantities = parse_quantities(evidence_text)
     if not claim_quantities or not evidence_quantities or len(evidence_quantities) > MAX_FIGURES:
         return []  # a table of figures is beyond what these rules can read
-    layout = _Layout(evidence, evidence_quantities, common)
+    series = _series(evidence)
+    layout = _Layout(evidence, evidence_quantities, common, series)
     # The claim's names as the claim alone shows them, and with its sentence opener read as a name
     # where no text writes it in lower case ("Pelby had …"): the figure is misattached if either says so.
-    readings = [_names(claim)]
-    if (opened := _names(claim, common)) != readings[0]:
+    readings = [_names(claim, series=series)]
+    if (opened := _names(claim, common, series)) != readings[0]:
         readings.append(opened)
+    # A number in a product line's name is no figure: "Brevantil 200" has no 200 puffs.
+    claim_named = {i for run in readings[-1] for i in run if series and claim[i].lower.isdigit()}
+    evidence_named = {i for run, _ in layout.runs for i in run if series and evidence[i].lower.isdigit()}
     found = []
     for quantity in claim_quantities:
         if quantity.is_year or _date_part(claim_text, quantity) or _small_count(quantity):
             continue  # a year belongs to an event, often stated sentences away, and "six studies" to no
             # subject: presence decides
-        places = [q for q in evidence_quantities if same_quantity(quantity, q) and comparable(quantity, q)]
+        if _token_at(claim, quantity.start) in claim_named:
+            continue
+        places = [q for q in evidence_quantities if same_quantity(quantity, q) and comparable(quantity, q)
+                  and layout.at[id(q)] not in evidence_named]
         if not places:
             continue
         # What the claim attaches this figure to: its words and names within a few words of it.
@@ -648,7 +656,8 @@ class _Layout:
     """The evidence read once for figure binding: where each figure stands, and the word stems
     and names of every clause and sentence."""
 
-    def __init__(self, evidence: list[Token], quantities: list[Quantity], common: frozenset[str] = frozenset()) -> None:
+    def __init__(self, evidence: list[Token], quantities: list[Quantity], common: frozenset[str] = frozenset(),
+                 series: frozenset[str] = frozenset()) -> None:
         self.evidence = evidence
         self.quantities = quantities
         self.at = {id(q): _token_at(evidence, q.start) for q in quantities}
@@ -665,7 +674,7 @@ class _Layout:
         for i, token in enumerate(evidence):
             self.stems.setdefault(self.unit(i, True), set()).add(token.stem)
             self.stems.setdefault(("sentence", token.sentence), set()).add(token.stem)
-        self.runs = [(run, _name_key(evidence, run)) for run in _names(evidence, common)]
+        self.runs = [(run, _name_key(evidence, run)) for run in _names(evidence, common, series)]
         self.held: dict[tuple[str, int], list[Quantity]] = {}  # the figures of each clause and sentence
         for quantity in quantities:
             if (at := self.at[id(quantity)]) is not None:
@@ -679,6 +688,24 @@ class _Layout:
     def foreign(self, unit: tuple[str, int], names: frozenset[str]) -> bool:
         """Whether the clause or sentence names someone the claim does not."""
         return any(not key <= names and self.unit(run[0], unit[0] == "clause") == unit for run, key in self.runs)
+
+    def variant(self, ours: tuple[str, int], theirs: tuple[str, int], names: frozenset[str]) -> bool:
+        """Whether ``theirs`` names the claim's subject and ``ours`` only a variant of it, a name with the
+        same first words: "the City 3 … 21.5 kg; the City 3 Plus … 24 kg" for the City 3 Plus, or
+        "Brevantil 100" against "Brevantil 200". "Everest" and "Mount Everest" are one subject."""
+        def named(unit: tuple[str, int]) -> list[tuple[tuple[str, ...], frozenset[str]]]:
+            return [(tuple(self.evidence[i].stem for i in run if self.evidence[i].lower not in _PARTICLES), key)
+                    for run, key in self.runs if key & names and self.unit(run[0], unit[0] == "clause") == unit]
+        ours_names, theirs_names = named(ours), named(theirs)
+        best_ours = max((len(key) for _, key in ours_names if key <= names), default=0)
+        for mine, my_key in theirs_names:
+            if not my_key <= names or len(my_key) <= best_ours:
+                continue
+            for other, other_key in ours_names:
+                shorter = len(other) < len(mine) and mine[: len(other)] == other  # "City 3" for "City 3 Plus"
+                if other != mine and (shorter or not other_key <= names and other[0] == mine[0]):
+                    return True
+        return False
 
 
 def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity], layout: _Layout,
@@ -737,6 +764,8 @@ def _bound(quantity: Quantity, place: Quantity, claim_quantities: list[Quantity]
                 yours >= enough and bool(claim_context & (theirs - ours)) and not claim_context & (ours - theirs))
         if not misplaced and ours_unit == theirs_unit and claim_names:
             misplaced = _interleaved(layout, index, at, claim_names)
+        elif not misplaced and claim_names:
+            misplaced = layout.variant(ours_unit, theirs_unit, claim_names)
         if misplaced:
             return f"the source gives the claim's subject {other.text}"
     # A claim's year goes with its other figure: "$3.6bn in 2022" is not "$3.6bn in 2023".
@@ -834,17 +863,30 @@ def _model_number(tokens: list[Token], i: int) -> bool:
     return following is None or following.capital or following.lower in _BE or _past_or_present(following.lower)
 
 
-def _names(tokens: list[Token], common: frozenset[str] = frozenset()) -> list[list[int]]:
+def _series(tokens: list[Token]) -> frozenset[str]:
+    """Capitalised words the text writes with two or more numbers after them, a product line's
+    name: "Brevantil 100 … Brevantil 200", "the City 3 … the City 5"."""
+    numbers: dict[str, set[str]] = {}
+    for i, token in enumerate(tokens):
+        if i and token.joined and token.lower.isdigit() and tokens[i - 1].capital:
+            numbers.setdefault(tokens[i - 1].stem, set()).add(token.lower)
+    return frozenset(word for word, seen in numbers.items() if len(seen) > 1)
+
+
+def _names(tokens: list[Token], common: frozenset[str] = frozenset(), series: frozenset[str] = frozenset()
+           ) -> list[list[int]]:
     """Runs of capitalised words. A lone sentence opener is a name when the text also capitalises it
     mid-sentence, or when ``common`` (the words the texts write in lower case) is given and lacks it:
-    "Pelby had a population of …" names Pelby where no text writes "pelby"."""
+    "Pelby had a population of …" names Pelby where no text writes "pelby". A number after a word
+    of a ``series`` is part of the name ("Brevantil 200 inhaler")."""
     runs: list[list[int]] = []
     run: list[int] = []
     for i, token in enumerate(tokens):
         particle = token.lower in _PARTICLES and run and token.joined
         # "GR-2", "Kessler-42", "F-16": a number joined to a name by one character is part of it.
         numbered = bool(run) and token.lower[0].isdigit() and (
-            token.start - tokens[i - 1].end == 1 and not token.joined or token.joined and _model_number(tokens, i))
+            token.start - tokens[i - 1].end == 1 and not token.joined or token.joined and (
+                _model_number(tokens, i) or token.lower.isdigit() and tokens[i - 1].stem in series))
         # "Kessler-42 c", "Gliese 581 b": a lone letter after a numbered name is its last part.
         lettered = bool(run) and len(token.lower) == 1 and token.lower.isalpha() and not token.capital \
             and tokens[i - 1].lower[0].isdigit() and token.joined
@@ -1111,6 +1153,16 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
     return sorted(set(found))
 
 
+def _rewritten_reversals(claim: str, evidence: str, common: frozenset[str]) -> list[str]:
+    """Reversals of a relation that the claim or the evidence states as a noun or a converse verb
+    ("the successor to", "a loan from", "lost to"), read once both are rewritten with its verb."""
+    claim_verbs, evidence_verbs = relations.as_verbs(claim), relations.as_verbs(evidence)
+    if claim_verbs == claim and evidence_verbs == evidence:
+        return []
+    claim_tokens, evidence_tokens = tokenize(claim_verbs), tokenize(evidence_verbs)
+    return _reversals(claim_tokens, evidence_tokens, _aligned(claim_tokens, evidence_tokens), common)
+
+
 #: Verbs that state one relation: "acquired" for "bought", "defeated" for "beat".
 _SAME_VERB: dict[str, set[str]] = {}
 for _group in (("buy", "acquir", "purchas"), ("beat", "defeat"), ("succeed", "replac")):
@@ -1220,7 +1272,13 @@ def _overstated(claim: list[Token], evidence: list[Token], aligned: dict[int, li
     if not counts:
         return []
     best = max(len(found) for found in counts.values())
-    evidence_words = {t.lower for t in evidence if len(counts.get(t.clause, ())) == best}
+    # And the clause of the word a strong word governs: "will decide" read where "decide" is
+    # ("…, which is expected to decide by …"), even when the names sit in the clause before.
+    best_sentences = {t.sentence for t in evidence if len(counts.get(t.clause, ())) == best}
+    governed = {evidence[j].clause for k, token in enumerate(claim) if any(token.lower in strong for strong, _ in _SCALES)
+                for i in range(k + 1, min(k + 3, len(claim))) for j in aligned.get(i, ())
+                if evidence[j].sentence in best_sentences}
+    evidence_words = {t.lower for t in evidence if len(counts.get(t.clause, ())) == best or t.clause in governed}
     # A strong word the claim itself denies ("anticipated rather than guaranteed") claims nothing.
     denied = {claim[k].lower for first, last, _ in _negation_scopes(claim) for k in range(first, last + 1)}
     claim_words -= denied
@@ -1281,7 +1339,8 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
         opposites=tuple(_opposite_conflicts(claim_tokens, evidence_tokens, aligned)),
         unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens, common)),
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned, common)),
-        reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned, common)),
+        reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned, common)
+                             + _rewritten_reversals(claim, evidence, common)),
         overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned) + _ceilings(claim, evidence)),
         redated=tuple(_date_conflicts(claim, claim_tokens, evidence, evidence_tokens)),
     )

@@ -24,6 +24,7 @@ for _words_, _sign, _kinds in (
     ("taller", 1, {"length"}), ("deeper", 1, {"length"}), ("shallower", -1, {"length"}),
     ("farther further", 1, {"length"}),
     ("wider", 1, {"length"}), ("narrower", -1, {"length"}),
+    ("faster quicker sooner", 1, {"speed", "time"}), ("slower", -1, {"speed", "time"}),
     ("warmer hotter", 1, {"temperature"}), ("cooler colder", -1, {"temperature"}),
     ("cheaper", -1, {"$"}), ("costlier dearer", 1, {"$"}),
     ("louder noisier", 1, {"count:db", "count:decibel"}), ("quieter", -1, {"count:db", "count:decibel"}),
@@ -31,6 +32,8 @@ for _words_, _sign, _kinds in (
 ):
     for _word in _words_.split():
         _COMPARATIVES[_word] = (_sign, frozenset(_kinds) if _kinds else None)
+#: Comparatives of speed that durations turn round: "faster" is fewer seconds.
+_BY_TIME = frozenset(["faster", "quicker", "sooner", "slower"])
 #: Verbs of change over time: "rose in 2025 compared with 2024".
 _CHANGES: dict[str, int] = {}
 for _words_, _sign in (("rose risen rise rises increased increase increases grew grown grow grows climbed gained", 1),
@@ -48,8 +51,7 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
     """The claim's comparisons that the evidence's figures turn round, each as a readable phrase."""
     claim_tokens = tokenize(claim)
     quantities = parse_quantities(evidence)
-    if sum(not q.is_year for q in quantities) < 2:
-        return ()
+    figures = sum(not q.is_year for q in quantities) >= 2
     evidence_tokens = tokenize(evidence)
     found = []
     for i, token in enumerate(claim_tokens):
@@ -70,14 +72,56 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
             continue
         if not first or not second:
             continue
+        if token.lower in _COMPARATIVES and (stated := _stated_reversed(first, second, token, evidence_tokens)):
+            found.append(f"{token.text} (the source: “… {stated}”)")
+            continue
+        if not figures:
+            continue
         pair = (_figures_by_year(first, second, evidence_tokens, quantities) if token.lower in _CHANGES
                 else _figures(first, second, evidence_tokens, quantities, kinds))
         if pair is None:
             continue
         ours, theirs = pair
+        if token.lower in _BY_TIME and ours.kind == "time":
+            sign = -sign  # faster takes less time
         if sign * (_size(ours) - _size(theirs)) < 0:
             found.append(f"{token.text} (the source gives {ours.text} against {theirs.text})")
     return tuple(found)
+
+
+def _stated_reversed(first: frozenset[str], second: frozenset[str], comparative: Token,
+                     evidence: list[Token]) -> str | None:
+    """The other side, when the evidence states the claim's own comparison of it: "the Arc 5 is
+    lighter" against "the Arc 7 is lighter than the Arc 5". Only a comparative whose clause names
+    the claim's second side before it, and not its first, counts; a negated one says nothing."""
+    only_first, only_second = first - second, second - first
+    if not only_first or not only_second:
+        return None
+    for j, token in enumerate(evidence):
+        if token.lower != comparative.lower:
+            continue
+        before = [t for t in evidence[:j] if t.clause == token.clause]
+        if any(t.lower in _DENIALS for t in before[-4:]):
+            continue
+        subject = _side(evidence, range(j - 1, -1, -1), token)
+        than = next((k for k in range(j + 1, min(j + 4, len(evidence))) if evidence[k].lower == "than"
+                     and evidence[k].clause == token.clause), None)
+        base = _side(evidence, range(than + 1, len(evidence)), token) if than is not None else frozenset()
+        if not subject & only_second or subject & only_first:
+            continue
+        # Its base is the claim's first side: named after "than", or, with no "than", in the same
+        # or the previous sentence ("… the Arc 7 is the better pair. But the Arc 5 is lighter").
+        if than is not None and not (base & only_first and not base & only_second):
+            continue
+        if than is None and not any(t.stem in only_first for t in evidence[:j]
+                                    if token.sentence - 1 <= t.sentence <= token.sentence):
+            continue
+        return " ".join(t.text for t in before[-4:] + [token])
+    return None
+
+
+#: Words that make a stated comparison say nothing of its order: "is not lighter", "no heavier".
+_DENIALS = frozenset(["not", "no", "never", "neither", "nor", "hardly", "barely", "n't"])
 
 
 def _side(tokens: list[Token], order: range, comparative: Token) -> frozenset[str]:

@@ -20,7 +20,7 @@ import functools
 import re
 from dataclasses import dataclass, replace
 
-from citemark.scoring import binding, comparisons
+from citemark.scoring import binding, comparisons, tables
 from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
 from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in
@@ -195,6 +195,8 @@ def check(
                                      if text for found in comparisons.misordered(claim, text)))
     if misordered:  # a comparison the source's figures turn round is the opposite of what it states
         bound = replace(bound, opposites=bound.opposites + misordered)
+    if tabled := tables.misplaced(claim, document):  # a figure the source's table gives another column
+        bound = replace(bound, unbound_figures=bound.unbound_figures + tabled)
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
         unstated_names=tuple(unstated_names),

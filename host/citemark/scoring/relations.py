@@ -1,0 +1,72 @@
+"""Relations written as nouns or converse verbs, rewritten as the one verb the role checks read.
+
+The role-reversal check (``binding._reversals``) reads the parties of one verb: "A beat B"
+against "B beat A". Pages often state the same relation another way: "the DX6 replaces the
+Duo D5" against the claim "the Duo D5 is the successor to the DX6"; "Marrick signed a
+£300 million loan from the Bank" against "Marrick lent £300 million to the Bank"; "the
+acquisition of Holt & Greaves by Marchbank"; "Elmstead lost to Corran". ``as_verbs`` rewrites
+those forms of a text as the verb of their relation with its parties in the verb's own roles
+(``replaced``, ``lent … to``, ``bought``, ``beat``), so that the claim and the source, each
+rewritten, can be read by the same check.
+
+A rewrite needs both parties named beside the phrase (a capitalised name, or a pronoun left as
+it is); anything else is left alone, so the check stays silent where it cannot read.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["as_verbs"]
+
+#: A named party: capitalised words (numbers and "&" among them), after a determiner and up to
+#: two lower-case words ("the Northern Infrastructure Bank", "our earlier Duo D5", "Holt & Greaves").
+_WORD = r"(?:[\w’'&-]|\.(?=\w)){0,40}"  # "U.S.", "D5", "Holt's"; not a sentence's full stop
+_NAME = (rf"(?:(?i:the|a|an|its|our|their|his|her)\s+(?:[a-z][\w’'-]*\s+){{0,2}}?)?[A-Z]{_WORD}"
+         rf"(?:\s+(?:[A-Z0-9]{_WORD}|&|of\s+[A-Z]{_WORD})){{0,5}}")  # bounded: a page of capitals stays linear
+_PARTY = rf"(?:{_NAME}|it|they|he|she)"
+#: Words between "a" and "loan": its size and term ("a £300 million five-year").
+_LOAN_SIZE = r"(?:(?:a|an|the|its|their)\s+)?(?P<size>[^.;:,]{0,40}?)\s*"
+_COPULA = r"(?:is|was|are|were|became|becomes|remains|remained)"
+
+#: (words one of which the text must hold, pattern, replacement): the words spare most texts the patterns.
+_REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = tuple(
+    (tuple(words.split()), re.compile(pattern), replacement) for words, pattern, replacement in (
+    # "X is the successor to Y", "X was introduced as the replacement for Y" → "X replaced Y"
+    ("successor replacement",
+     rf"\b{_COPULA}\s+(?:\w+\s+)?(?:as\s+)?(?:the|a|its|their)\s+(?:\w+\s+)?(?:successor|replacement)\s+(?:to|of|for)\b",
+     "replaced"),
+    # "X is the predecessor of Y" → "X was replaced by Y"
+    ("predecessor", rf"\b{_COPULA}\s+(?:the|a|its|their)\s+(?:\w+\s+)?predecessor\s+(?:to|of)\b", "was replaced by"),
+    # "A signed a £300 million loan from B", "A borrowed £5 million from B" → "B lent £300 million to A"
+    ("loan borrowed",
+     rf"(?P<a>{_PARTY})\s+(?:\w+\s+)?(?:signed|took\s+out|received|obtained|secured|got|borrowed)\s+{_LOAN_SIZE}"
+     rf"(?:loan\s+)?from\s+(?P<b>{_NAME})", r"\g<b> lent \g<size> to \g<a>"),
+    # "a loan that B had made to A", "a loan from B to A" → "B lent to A"
+    ("loan",
+     rf"\bloan\s+(?:that|which)\s+(?P<b>{_NAME})\s+(?:had\s+|has\s+)?(?:made|granted|extended|provided|given)\s+to\b",
+     r"loan: \g<b> lent to"),
+    ("loan", rf"\bloan\s+from\s+(?P<b>{_NAME})\s+to\b", r"loan: \g<b> lent to"),
+    # "the acquisition of B by A", "the takeover of B by A" → "A bought B"
+    ("acquisition takeover purchase",
+     rf"\b(?:(?i:the)\s+)?(?:acquisition|takeover|purchase)\s+of\s+(?P<b>{_NAME})\s+by\s+(?P<a>{_NAME})",
+     r"\g<a> bought \g<b>"),
+    # "A's acquisition of B" → "A bought B"
+    ("acquisition takeover purchase",
+     rf"(?P<a>{_NAME})[’']s\s+(?:\w+\s+)?(?:acquisition|takeover|purchase)\s+of\s+(?P<b>{_NAME})",
+     r"\g<a> bought \g<b>"),
+    # "A sold B to C" → "C bought B from A"
+    ("sold", rf"(?P<a>{_PARTY})\s+sold\s+(?P<b>{_NAME})\s+to\s+(?P<c>{_NAME})", r"\g<c> bought \g<b> from \g<a>"),
+    # "B lost to A" → "A beat B"
+    ("lost", rf"(?P<b>{_NAME})\s+lost\s+(?:\w+\s+)?to\s+(?P<a>{_NAME})", r"\g<a> beat \g<b>"),
+))
+
+
+def as_verbs(text: str) -> str:
+    """``text`` with each relation it states as a noun or a converse verb rewritten as the
+    relation's verb: "the successor to" → "replaced", "a loan from B" → "B lent … to"."""
+    lower = text.lower()
+    for words, pattern, replacement in _REWRITES:
+        if any(word in lower for word in words):
+            text = pattern.sub(replacement, text)
+    return text

@@ -1,0 +1,69 @@
+"""Figures read out of the source's tables: a figure the table gives another column (or row) than the
+one the claim names is found; the right cell, and claims the table cannot place, are left alone."""
+
+import pytest
+
+from citemark.scoring.tables import misplaced
+
+KETTLES = """Three kettles tested.
+|  | Arlo K1 | Arlo K2 | Brindle Quick |
+|---|---|---|---|
+| Price | £39 | £55 | £48 |
+| Capacity | 1.5 litres | 1.7 litres | 1.2 litres |
+| Boil time (1 litre) | 190 seconds | 160 seconds | 150 seconds |
+| Warranty | 2 years | 3 years | 1 year |
+The K2 is the quietest."""
+
+RESULTS = """Key figures
+| Harlow Mutual: key figures |  |  |
+|---|---|---|
+|  | 2026 | 2025 |
+|---|---|---|
+| Pre-tax profit | £212m | £198m |
+| Capital ratio | 14.1% | 15.0% |
+"""
+
+SIDEWAYS = """| Model | Weight | Range |
+|---|---|---|
+| Tarn 5 | 14.2 kg | 60 km |
+| Tarn 7 | 16.8 kg | 95 km |
+"""
+
+
+@pytest.mark.parametrize(
+    ("claim", "document"),
+    [
+        ("The Arlo K2 costs £39.", KETTLES),
+        ("The Brindle Quick holds 1.7 litres.", KETTLES),
+        ("The Arlo K1 boils a litre in 150 seconds.", KETTLES),  # the row named by its label's word
+        ("The Brindle Quick comes with a three-year warranty.", KETTLES),
+        ("Harlow Mutual's capital ratio at the end of 2026 was 15.0%.", RESULTS),  # a column headed by a year
+        ("The Tarn 5 weighs 16.8 kg.", SIDEWAYS),  # subjects as rows
+    ],
+)
+def test_a_figure_the_table_gives_another_subject_is_found(claim, document):
+    assert misplaced(claim, document)
+
+
+@pytest.mark.parametrize(
+    ("claim", "document"),
+    [
+        ("The Arlo K2 costs £55.", KETTLES),
+        ("The Brindle Quick holds 1.2 litres.", KETTLES),
+        ("The Arlo K2 comes with a three-year warranty.", KETTLES),
+        ("Harlow Mutual's capital ratio at the end of 2026 was 14.1%.", RESULTS),
+        ("The capital ratio fell from 15.0% in 2025 to 14.1% in 2026.", RESULTS),  # both columns named
+        ("The Arlo kettles cost £39 or more.", KETTLES),  # no one column named
+        ("The Arlo K2 has a 3-year guarantee on its element and a lid that opens in 2 seconds.", "No table here."),
+        ("The Tarn 7 weighs 16.8 kg.", SIDEWAYS),
+    ],
+)
+def test_the_right_cell_and_claims_the_table_cannot_place_are_left_alone(claim, document):
+    assert misplaced(claim, document) == ()
+
+
+def test_a_table_past_the_cell_cap_is_not_read():
+    """A hostile page's table of thousands of cells is left alone (the cap keeps reading it cheap)."""
+    filler = "\n".join(f"| Part {r} | {r} g | {r + 1} g | {r + 2} g |" for r in range(200))
+    assert misplaced("The Arlo K2 costs £39.", KETTLES.replace("| Warranty |", filler + "\n| Warranty |")) == ()
+    assert misplaced("The Arlo K2 costs £39.", KETTLES)  # the same claim against the table within the cap
