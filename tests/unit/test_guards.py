@@ -110,6 +110,13 @@ def test_a_negation_the_evidence_lacks_is_a_mismatch_unless_it_denies_nothing(cl
     assert check(claim, evidence, evidence).negation_mismatch is mismatch
 
 
+def test_a_privative_in_the_evidence_states_the_claims_negation():
+    evidence = "She used a 20 cm telescope in her back garden rather than a professional instrument."
+    assert not check("She used a telescope in her garden, not a professional instrument.", evidence,
+                     evidence).negation_mismatch
+    assert check("She did not use a telescope.", "She used a telescope.", "She used a telescope.").negation_mismatch
+
+
 def test_sentence_initial_common_words_are_not_names():
     assert entities("However, the firm grew. In 2019 it moved.") == []
     assert entities("Juliet says the line 'What's in a name?' It's famous.") == ["Juliet"]

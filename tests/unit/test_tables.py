@@ -23,6 +23,12 @@ RESULTS = """Key figures
 | Capital ratio | 14.1% | 15.0% |
 """
 
+DRILLS = """|  | Kordell Pro | Kordell Compact | Trevane GH20 |
+|---|---|---|---|
+| Battery | 4.0 Ah | 2.0 Ah | 5.0 Ah |
+| Screws driven per charge | 212 | 96 | 254 |
+"""
+
 SIDEWAYS = """| Model | Weight | Range |
 |---|---|---|
 | Tarn 5 | 14.2 kg | 60 km |
@@ -39,6 +45,7 @@ SIDEWAYS = """| Model | Weight | Range |
         ("The Brindle Quick comes with a three-year warranty.", KETTLES),
         ("Harlow Mutual's capital ratio at the end of 2026 was 15.0%.", RESULTS),  # a column headed by a year
         ("The Tarn 5 weighs 16.8 kg.", SIDEWAYS),  # subjects as rows
+        ("The Kordell Compact drove 212 screws per charge.", DRILLS),  # a bare count in the cell counts screws
     ],
 )
 def test_a_figure_the_table_gives_another_subject_is_found(claim, document):
@@ -56,6 +63,9 @@ def test_a_figure_the_table_gives_another_subject_is_found(claim, document):
         ("The Arlo kettles cost £39 or more.", KETTLES),  # no one column named
         ("The Arlo K2 has a 3-year guarantee on its element and a lid that opens in 2 seconds.", "No table here."),
         ("The Tarn 7 weighs 16.8 kg.", SIDEWAYS),
+        ("The Kordell Compact drove 96 screws per charge.", DRILLS),
+        # "twice as many" is no count of amp-hours
+        ("The Trevane GH20 drove more than twice as many screws per charge as the Kordell Compact.", DRILLS),
     ],
 )
 def test_the_right_cell_and_claims_the_table_cannot_place_are_left_alone(claim, document):

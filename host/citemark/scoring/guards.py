@@ -35,6 +35,10 @@ _NEGATION = re.compile(
 _NOT_DENIALS = re.compile(r"(?:\bnot|n't)\s+(?:only|just|merely|simply)\b|\bif not\b|\bwhether or not\b", re.IGNORECASE)
 
 
+#: Evidence that states a claim's "not" in other words: "a 20 cm telescope rather than a professional one".
+_PRIVATIVES = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
+
+
 def _negates(text: str) -> bool:
     return bool(_NEGATION.search(_NOT_DENIALS.sub(" ", text)))
 
@@ -187,7 +191,7 @@ def check(
             stated = all(w & other_terms for w in words)
         if not stated:
             unstated_names.append(name)
-    negated = _negates(claim) and not _negates(evidence)
+    negated = _negates(claim) and not (_negates(evidence) or _PRIVATIVES.search(evidence))
     bound = binding.check(claim, evidence, neighbourhood, retrieved, wider)
     # Comparisons are read around the quoted passage, and in the further passages retrieval found
     # (the sentence with both subjects' figures need not be the one that best matches the claim).

@@ -73,9 +73,9 @@ def _in_columns(quantity: Quantity, claim_words: set[str], table: _Table) -> lis
         if ours is not None and same_quantity(quantity, ours):
             held_by_named = True
         for k, theirs in enumerate(cells[1:], start=1):
-            if k == column or theirs is None or not same_quantity(quantity, theirs) or not comparable(quantity, theirs):
+            if k == column or theirs is None or not same_quantity(quantity, theirs) or not _alike(quantity, theirs):
                 continue
-            if ours is not None and comparable(quantity, ours) and not same_quantity(quantity, ours):
+            if ours is not None and _alike(quantity, ours) and not same_quantity(quantity, ours):
                 found.append(f"{quantity.text} (the source's table gives it for {table.header[k]}, "
                              f"and {ours.text} for {table.header[column]})")
     return [] if held_by_named else found
@@ -93,6 +93,15 @@ def _named(headings: list[str], claim_words: set[str]) -> int | None:
     unique = [own.difference(*(other for k, other in enumerate(words) if k != i)) for i, own in enumerate(words)]
     hits = [i for i, own in enumerate(unique) if own & claim_words]
     return hits[0] if len(hits) == 1 else None
+
+
+def _alike(claimed: Quantity, cell: Quantity) -> bool:
+    """Whether a cell's figure is of the claim's kind: counts of the same thing, or of nothing named
+    ("212" for "212 screws"; "twice as many" is no count of amp-hours)."""
+    if not comparable(claimed, cell):
+        return False
+    counts = claimed.kind.startswith("count:") and cell.kind.startswith("count:")
+    return not counts or cell.noun in ("", claimed.noun)
 
 
 def _figure(cell: str) -> Quantity | None:
