@@ -104,11 +104,16 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("Brand & Lowe bought Kesson Tools.", "The acquisition of Brand & Lowe by Kesson Tools closed in 2011.",
          "reversed"),
         ("The Harriers beat the Ospreys in the final.", "The Harriers lost to the Ospreys in the final.", "reversed"),
+        ("The town of Kell besieged the army of the Duchy of Marn in 1412.", "It was a siege of the town of Kell "
+         "by the army of the Duchy of Marn in 1412.", "reversed"),
         # a figure the passage gives a variant of the claim's subject: a longer name, another model number
         ("The Tarvo 5 Max weighs 3.1 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg.", "figure"),
         ("The Tarvo 5 weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg.", "figure"),
         ("Each Solvin 50 pack holds 90 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "
          "60 tablets.", "figure"),
+        # the main clause goes on after a relative clause naming someone else
+        ("Lake Orvan is 312 m deep.", "Lake Orvan, which was mapped by the Kell Institute, reaches 188 m, while "
+         "Lake Tessel is 312 m deep.", "figure"),
         # a year the clause with the claim's event verb gives otherwise, the verb words away or in the future
         ("Mira Olsen took over as the firm's chief executive in May 2021.",
          "Sales rose, said Mira Olsen, who took over in May 2022 from the founder.", "date"),
@@ -211,6 +216,10 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("The Tarvo 5 Max weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
         ("Each Solvin 50 pack holds 60 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "
          "60 tablets."),
+        ("Lake Orvan is 188 m deep.", "Lake Orvan, which was mapped by the Kell Institute, reaches 188 m, while "
+         "Lake Tessel is 312 m deep."),
+        ("The army of the Duchy of Marn besieged the town of Kell in 1412.", "It was a siege of the town of Kell "
+         "by the army of the Duchy of Marn in 1412."),
         ("Mount Kessa is 4,210 m high.",  # a longer name at the front is the same subject, not a variant
          "Kessa rises 4,210 m above the plain. Mount Kessa's lower hut stands at 2,950 m."),
         ("The Grid Regulator is expected to rule on the merger by June.", "The merger needs the approval of the Grid "

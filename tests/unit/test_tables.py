@@ -3,7 +3,7 @@ one the claim names is found; the right cell, and claims the table cannot place,
 
 import pytest
 
-from citemark.scoring.tables import misplaced
+from citemark.scoring.tables import misplaced, misranked
 
 KETTLES = """Three kettles tested.
 |  | Arlo K1 | Arlo K2 | Brindle Quick |
@@ -77,3 +77,19 @@ def test_a_table_past_the_cell_cap_is_not_read():
     filler = "\n".join(f"| Part {r} | {r} g | {r + 1} g | {r + 2} g |" for r in range(200))
     assert misplaced("The Arlo K2 costs £39.", KETTLES.replace("| Warranty |", filler + "\n| Warranty |")) == ()
     assert misplaced("The Arlo K2 costs £39.", KETTLES)  # the same claim against the table within the cap
+
+
+@pytest.mark.parametrize(
+    ("claim", "turned_down"),
+    [
+        ("The Brindle Quick is the cheapest of the three kettles.", True),  # £48 against the K1's £39
+        ("The Arlo K1 is the cheapest of the three kettles.", False),
+        ("The Arlo K1 boils fastest.", True),  # the fastest takes the fewest seconds: the Brindle Quick's 150
+        ("The Brindle Quick boils fastest.", False),
+        ("The Arlo K2 has the longest warranty.", False),  # two rows of time: the one the claim names
+        ("The Arlo K1 has the longest warranty.", True),
+        ("The Arlo K2 is the biggest kettle here.", False),  # no row the claim names for "biggest": silent
+    ],
+)
+def test_a_superlative_the_tables_row_turns_down_is_found(claim, turned_down):
+    assert bool(misranked(claim, KETTLES)) is turned_down

@@ -14,7 +14,7 @@ from __future__ import annotations
 from citemark.scoring.binding import Token, tokenize
 from citemark.scoring.quantities import Quantity, comparable, parse_quantities
 
-__all__ = ["misordered"]
+__all__ = ["by_time", "misordered", "superlative"]
 
 #: comparative → (+1 "more", −1 "less"; the figure kinds it compares, None for any kind).
 _COMPARATIVES: dict[str, tuple[int, frozenset[str] | None]] = {}
@@ -45,6 +45,24 @@ _BASE_MARKERS = frozenset(["compared", "than", "from", "since", "versus", "vs"])
 _SIDE_STOP = frozenset(["the", "a", "an", "its", "their", "his", "her", "is", "are", "was", "were", "be", "been",
                         "has", "have", "had", "it", "this", "that", "which", "of", "in", "on", "at", "by", "for", "to",
                         "and", "or", "as"])
+
+
+def superlative(word: str) -> tuple[int, frozenset[str] | None] | None:
+    """(+1 for "most", −1 for "least"; the figure kinds it ranks) for a superlative ("lightest",
+    "biggest", "cheapest"), read through its comparative; None for any other word."""
+    if not word.endswith("est") or len(word) < 6:
+        return None
+    stem = word[:-3]
+    for comparative in (stem + "er", stem[:-1] + "er" if stem[-1:] == stem[-2:-1] else "", stem[:-1] + "ier"
+                        if stem.endswith("i") else "", stem + "r"):
+        if comparative in _COMPARATIVES:
+            return _COMPARATIVES[comparative]
+    return None
+
+
+def by_time(word: str) -> bool:
+    """Whether the comparison ranks speed, which durations rank the other way ("fastest": fewest seconds)."""
+    return word in _BY_TIME or word in ("fastest", "quickest", "slowest")
 
 
 def misordered(claim: str, evidence: str) -> tuple[str, ...]:
@@ -82,7 +100,7 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
         if pair is None:
             continue
         ours, theirs = pair
-        if token.lower in _BY_TIME and ours.kind == "time":
+        if by_time(token.lower) and ours.kind == "time":
             sign = -sign  # faster takes less time
         if sign * (_size(ours) - _size(theirs)) < 0:
             found.append(f"{token.text} (the source gives {ours.text} against {theirs.text})")

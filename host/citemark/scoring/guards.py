@@ -201,6 +201,8 @@ def check(
         bound = replace(bound, opposites=bound.opposites + misordered)
     if tabled := tables.misplaced(claim, document):  # a figure the source's table gives another column
         bound = replace(bound, unbound_figures=bound.unbound_figures + tabled)
+    if ranked := tables.misranked(claim, document):  # "the lightest", where the table says otherwise
+        bound = replace(bound, opposites=bound.opposites + ranked)
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
         unstated_names=tuple(unstated_names),

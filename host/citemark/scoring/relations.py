@@ -16,21 +16,31 @@ it is); anything else is left alone, so the check stays silent where it cannot r
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 __all__ = ["as_verbs"]
 
 #: A named party: capitalised words (numbers and "&" among them), after a determiner and up to
-#: two lower-case words ("the Northern Infrastructure Bank", "our earlier Duo D5", "Holt & Greaves").
+#: three lower-case words ("the Northern Infrastructure Bank", "our earlier Duo D5", "Holt & Greaves",
+#: "the army of the Kingdom of Liravia").
 _WORD = r"(?:[\w’'&-]|\.(?=\w)){0,40}"  # "U.S.", "D5", "Holt's"; not a sentence's full stop
-_NAME = (rf"(?:(?i:the|a|an|its|our|their|his|her)\s+(?:[a-z][\w’'-]*\s+){{0,2}}?)?[A-Z]{_WORD}"
-         rf"(?:\s+(?:[A-Z0-9]{_WORD}|&|of\s+[A-Z]{_WORD})){{0,5}}")  # bounded: a page of capitals stays linear
+_NAME = (rf"(?:(?i:the|a|an|its|our|their|his|her)\s+(?:[a-z][\w’'-]*\s+){{0,3}}?)?[A-Z]{_WORD}"
+         rf"(?:\s+(?:[A-Z0-9]{_WORD}|&|of\s+(?:the\s+)?[A-Z]{_WORD})){{0,5}}")  # bounded: a page of capitals stays linear
 _PARTY = rf"(?:{_NAME}|it|they|he|she)"
 #: Words between "a" and "loan": its size and term ("a £300 million five-year").
 _LOAN_SIZE = r"(?:(?:a|an|the|its|their)\s+)?(?P<size>[^.;:,]{0,40}?)\s*"
 _COPULA = r"(?:is|was|are|were|became|becomes|remains|remained)"
 
+#: Nouns of a relation and the verb that states it: "the siege of B by A" is "A besieged B".
+_VERB_OF = {"acquisition": "bought", "takeover": "bought", "purchase": "bought", "siege": "besieged",
+            "invasion": "invaded", "capture": "captured", "conquest": "conquered", "defeat": "defeated",
+            "rescue": "rescued", "arrest": "arrested", "appointment": "appointed", "founding": "founded",
+            "design": "designed", "translation": "translated", "discovery": "discovered"}
+_NOUN = "|".join(_VERB_OF)
+_NOUNS = " ".join(_VERB_OF)
+
 #: (words one of which the text must hold, pattern, replacement): the words spare most texts the patterns.
-_REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = tuple(
+_REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (tuple(words.split()), re.compile(pattern), replacement) for words, pattern, replacement in (
     # "X is the successor to Y", "X was introduced as the replacement for Y" → "X replaced Y"
     ("successor replacement",
@@ -47,14 +57,12 @@ _REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = tuple(
      rf"\bloan\s+(?:that|which)\s+(?P<b>{_NAME})\s+(?:had\s+|has\s+)?(?:made|granted|extended|provided|given)\s+to\b",
      r"loan: \g<b> lent to"),
     ("loan", rf"\bloan\s+from\s+(?P<b>{_NAME})\s+to\b", r"loan: \g<b> lent to"),
-    # "the acquisition of B by A", "the takeover of B by A" → "A bought B"
-    ("acquisition takeover purchase",
-     rf"\b(?:(?i:the)\s+)?(?:acquisition|takeover|purchase)\s+of\s+(?P<b>{_NAME})\s+by\s+(?P<a>{_NAME})",
-     r"\g<a> bought \g<b>"),
+    # "the acquisition of B by A", "a siege of B by A" → "A bought B", "A besieged B"
+    (_NOUNS, rf"\b(?:(?i:the|a|an)\s+)?(?P<noun>{_NOUN})\s+of\s+(?P<b>{_NAME})\s+by\s+(?P<a>{_NAME})",
+     lambda m: f"{m['a']} {_VERB_OF[m['noun'].lower()]} {m['b']}"),
     # "A's acquisition of B" → "A bought B"
-    ("acquisition takeover purchase",
-     rf"(?P<a>{_NAME})[’']s\s+(?:\w+\s+)?(?:acquisition|takeover|purchase)\s+of\s+(?P<b>{_NAME})",
-     r"\g<a> bought \g<b>"),
+    (_NOUNS, rf"(?P<a>{_NAME})[’']s\s+(?:\w+\s+)?(?P<noun>{_NOUN})\s+of\s+(?P<b>{_NAME})",
+     lambda m: f"{m['a']} {_VERB_OF[m['noun'].lower()]} {m['b']}"),
     # "A sold B to C" → "C bought B from A"
     ("sold", rf"(?P<a>{_PARTY})\s+sold\s+(?P<b>{_NAME})\s+to\s+(?P<c>{_NAME})", r"\g<c> bought \g<b> from \g<a>"),
     # "B lost to A" → "A beat B"

@@ -16,10 +16,11 @@ import re
 from dataclasses import dataclass
 
 from citemark.scoring.binding import tokenize
+from citemark.scoring.comparisons import by_time, superlative
 from citemark.scoring.lexical import terms
 from citemark.scoring.quantities import Quantity, comparable, parse_quantities, same_quantity
 
-__all__ = ["misplaced"]
+__all__ = ["misplaced", "misranked"]
 
 _ROW = re.compile(r"^\s*\|(.*)\|\s*$")
 _SEPARATOR = re.compile(r"^\s*:?-{2,}:?\s*$")
@@ -47,6 +48,59 @@ def misplaced(claim: str, document: str) -> tuple[str, ...]:
         for quantity in claimed:
             found += _in_columns(quantity, claim_words, table) + _in_columns(quantity, claim_words, _transposed(table))
     return tuple(dict.fromkeys(found))
+
+
+def misranked(claim: str, document: str) -> tuple[str, ...]:
+    """The claim's superlatives about one column that the table's row of that kind turns down:
+    "the GH20 is the lightest" where the weight row reads 1.6 kg | 1.2 kg | 1.8 kg."""
+    if "|" not in document:
+        return ()
+    words = terms(claim)
+    ranks = [(word, rank) for word in words if (rank := superlative(word))]
+    if not ranks:
+        return ()
+    claim_words = set(words)
+    claim_stems = {token.stem for token in tokenize(" ".join(words))}
+    found: list[str] = []
+    for table in _tables(document):
+        for reading in (table, _transposed(table)):
+            named = _named(reading.header[1:], claim_words)
+            if named is None:
+                continue
+            for word, (sign, kinds) in ranks:
+                found += _outranked(reading, named + 1, word, sign, kinds, claim_stems)
+    return tuple(dict.fromkeys(found))
+
+
+def _outranked(table: _Table, column: int, word: str, sign: int, kinds: frozenset[str] | None,
+               claim_stems: set[str]) -> list[str]:
+    """The superlative ``word`` said of ``column``, against the one row it ranks: the row of its kind
+    of figure (or, for "biggest" and the like, the row the claim names), every cell one figure."""
+    rows = []
+    for row in table.rows:
+        cells = [_figure(cell) for cell in row[1:]]
+        if len(cells) < 2 or any(cell is None for cell in cells) or len({cell.kind for cell in cells}) != 1:
+            continue
+        kind = cells[0].kind
+        labelled = bool({t.stem for t in tokenize(row[0]) if t.lower not in _FUNCTION_WORDS} & claim_stems)
+        if kinds is not None and kind not in kinds or kinds is None and not labelled:
+            continue
+        rows.append((row, cells, labelled))
+    if len(rows) > 1:
+        rows = [entry for entry in rows if entry[2]]  # several rows of the kind: the one the claim names
+    if len(rows) != 1 or column - 1 >= len(rows[0][1]):
+        return []
+    _, cells, _ = rows[0]
+    sizes = [cell.base if cell.base is not None else cell.value for cell in cells]
+    if by_time(word) and cells[0].kind == "time":
+        sign = -sign  # the fastest takes the least time
+    best = max(sizes) if sign > 0 else min(sizes)
+    ours = cells[column - 1]
+    if sizes[column - 1] == best or sizes.count(best) != 1:
+        return []
+    leader = sizes.index(best)
+    return [f"{word} (the source's table gives {table.header[leader + 1]} {cells[leader].text}, "
+            f"and {table.header[column]} {ours.text})"]
 
 
 def _in_columns(quantity: Quantity, claim_words: set[str], table: _Table) -> list[str]:
