@@ -111,6 +111,9 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("The Tarvo 5 weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg.", "figure"),
         ("Each Solvin 50 pack holds 90 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "
          "60 tablets.", "figure"),
+        # a small count the source gives to something else, while the claim's clause counts otherwise
+        ("The ferry was carrying 8 cars when it ran aground.", "The ferry was carrying 41 cars when it ran aground. "
+         "Eight needed repairs.", "figure"),
         # the main clause goes on after a relative clause naming someone else
         ("Lake Orvan is 312 m deep.", "Lake Orvan, which was mapped by the Kell Institute, reaches 188 m, while "
          "Lake Tessel is 312 m deep.", "figure"),
@@ -216,6 +219,9 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("The Tarvo 5 Max weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
         ("Each Solvin 50 pack holds 60 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "
          "60 tablets."),
+        ("Eight cars needed repairs after the ferry ran aground.", "The ferry was carrying 41 cars when it ran "
+         "aground. Eight needed repairs."),
+        ("Two judges dissented.", "Two of the five judges dissented."),
         ("Lake Orvan is 188 m deep.", "Lake Orvan, which was mapped by the Kell Institute, reaches 188 m, while "
          "Lake Tessel is 312 m deep."),
         ("The army of the Duchy of Marn besieged the town of Kell in 1412.", "It was a siege of the town of Kell "

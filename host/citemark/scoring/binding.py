@@ -625,6 +625,14 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
     evidence_named = {i for run, _ in layout.runs for i in run if series and evidence[i].lower.isdigit()}
     found = []
     for quantity in claim_quantities:
+        # What the claim attaches this figure to: its words and names within a few words of it.
+        at = _token_at(claim, quantity.start) or 0
+        near = range(max(0, at - FIGURE_REACH), at + FIGURE_REACH + 1)
+        claim_context = {t.stem for k, t in enumerate(claim) if k in near and _content(t) and not t.lower[0].isdigit()
+                         and t.stem not in _UNIT_WORDS and not any(q.start <= t.start < q.end for q in claim_quantities)}
+        if _small_count(quantity) and (counted := _counts_another(quantity, layout, claim_context)):
+            found.append(f"{quantity.text} {quantity.noun}s ({counted})")
+            continue
         if quantity.is_year or _date_part(claim_text, quantity) or _small_count(quantity):
             continue  # a year belongs to an event, often stated sentences away, and "six studies" to no
             # subject: presence decides
@@ -634,11 +642,6 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
                   and layout.at[id(q)] not in evidence_named]
         if not places:
             continue
-        # What the claim attaches this figure to: its words and names within a few words of it.
-        at = _token_at(claim, quantity.start) or 0
-        near = range(max(0, at - FIGURE_REACH), at + FIGURE_REACH + 1)
-        claim_context = {t.stem for k, t in enumerate(claim) if k in near and _content(t) and not t.lower[0].isdigit()
-                         and t.stem not in _UNIT_WORDS and not any(q.start <= t.start < q.end for q in claim_quantities)}
         verdicts = []
         for place in places:
             reasons = []
@@ -658,6 +661,30 @@ def _small_count(quantity: Quantity) -> bool:
     """"Six studies", "two planets": a small whole number without a unit belongs to no one subject
     (presence decides); "2.9 times the mass of Earth" is a measurement."""
     return quantity.dimension is None and quantity.value <= 12 and quantity.value == int(quantity.value)
+
+
+def _counts_another(quantity: Quantity, layout: _Layout, claim_context: set[str]) -> str | None:
+    """A small count the source gives only to something else, while the clause with the claim's
+    words counts the claim's thing otherwise: "carrying 9 passengers" where "The tram was carrying
+    63 passengers. Nine suffered minor injuries". Silent when a nine of the source counts the claim's
+    thing, or nothing it can read ("nine of them"), or stands where the claim's words are."""
+    if not quantity.noun or quantity.noun in _STOP:
+        return None
+    stated = layout.quantities
+    places = [q for q in stated if same_quantity(quantity, q) and comparable(quantity, q)]
+    if not places or any(not q.noun or q.noun == quantity.noun or q.noun in _STOP for q in places):
+        return None
+    rivals = [q for q in stated if q.kind == quantity.kind and q.value != quantity.value]
+    if len(rivals) != 1:
+        return None
+    context = claim_context - {_stem(quantity.noun)}
+
+    def said(figure: Quantity) -> int:
+        at = layout.at[id(figure)]
+        return len(context & layout.stems[layout.unit(at, True)]) if at is not None else 0
+    if said(rivals[0]) <= max(said(q) for q in places):
+        return None
+    return f"the source counts {rivals[0].text} {quantity.noun}s"
 
 
 class _Layout:
