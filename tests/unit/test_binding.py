@@ -74,6 +74,11 @@ def findings(claim: str, evidence: str) -> list[str]:
          "Tor Ekberg wrote Glass Tides in 1988; it was translated into English by Pia Lund.", "role"),
         ("The Arlo kettle was designed by Fenmark.",
          "The Arlo kettle was designed in-house, with the heating element supplied by Fenmark.", "role"),
+        # an officer title of more than one word, read whole ("chief executive" is no "chief financial officer")
+        ("Harlow's chief executive, Mina Ostrova, ruled out a rights issue.",
+         "Chief financial officer Mina Ostrova ruled out a rights issue.", "role"),
+        ("Mina Ostrova, Harlow's CEO, spoke first.",
+         "Chief executive Tomas Quill spoke first; chief financial officer Mina Ostrova followed.", "role"),
         # the two parties swapped
         ("The borrower must pay the lender a fee.", "The lender must pay the borrower a fee if the loan is cancelled.",
          "reversed"),
@@ -222,6 +227,10 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Eight cars needed repairs after the ferry ran aground.", "The ferry was carrying 41 cars when it ran "
          "aground. Eight needed repairs."),
         ("Two judges dissented.", "Two of the five judges dissented."),
+        ("Harlow's chief financial officer, Mina Ostrova, ruled out a rights issue.",
+         "Chief financial officer Mina Ostrova ruled out a rights issue."),
+        ("Harlow's chief executive, Ann Lee, said sales rose.", "Ann Lee, chair and chief executive of Harlow, said "
+         "sales rose."),
         ("Lake Orvan is 188 m deep.", "Lake Orvan, which was mapped by the Kell Institute, reaches 188 m, while "
          "Lake Tessel is 312 m deep."),
         ("The army of the Duchy of Marn besieged the town of Kell in 1412.", "It was a siege of the town of Kell "

@@ -1005,11 +1005,11 @@ def _slot(tokens: list[Token], run: list[int]) -> tuple[str, str] | None:
     for k in range(max(0, first - 3), first):
         between = {t.lower for t in tokens[k + 1 : first]}
         if tokens[k].stem in _ROLE_NOUNS and tokens[k].clause == tokens[first].clause and not between & _LINKS:
-            return ("role", tokens[k].stem)
+            return ("role", _title(tokens, k))
     after = [t for t in tokens[last + 1 : last + 6] if t.clause == tokens[last].clause]
     for n, t in enumerate(after):
         if t.stem in _ROLE_NOUNS and not {u.lower for u in after[:n]} & _LINKS:
-            return ("role", t.stem)
+            return ("role", _title(tokens, last + 1 + n))
     if first > 0 and tokens[first - 1].lower in _DETERMINERS:
         return None
     head = after[0] if after else None
@@ -1018,6 +1018,32 @@ def _slot(tokens: list[Token], run: list[int]) -> tuple[str, str] | None:
     if head is not None and _content(head) and not head.capital and _past_or_present(head.lower):
         return ("subject", _lemma(head.lower))
     return None
+
+
+#: Titles of more than one word, by their words' stems, as one role: "chief executive" is the CEO,
+#: "chief financial officer" the CFO (both would otherwise read as the role "chief").
+_TITLES = {tuple(_stem(w) for w in phrase.split()): title for phrase, title in (
+    ("chief executive", "ceo"), ("chief executive officer", "ceo"), ("chief financial officer", "cfo"),
+    ("chief operating officer", "coo"), ("chief technology officer", "cto"), ("chief technical officer", "cto"),
+    ("finance director", "cfo"), ("managing director", "managing director"), ("head coach", "coach"),
+    ("lead investigator", "lead investigator"), ("principal investigator", "lead investigator"),
+    ("chief investigator", "lead investigator"), ("chief engineer", "chief engineer"),
+    ("chief scientist", "chief scientist"), ("head of product", "head of product"))}
+_TITLES.update({(_stem(title),): title for title in ("ceo", "cfo", "coo", "cto")})
+
+
+#: Officer titles one person holds one of at a time.
+_OFFICERS = frozenset(["ceo", "cfo", "coo", "cto"])
+
+
+def _title(tokens: list[Token], k: int) -> str:
+    """The role named by the role noun at ``k`` and the words after it: "chief executive" → "ceo",
+    a lone "winner" → its stem."""
+    for width in (3, 2):
+        words = tuple(t.stem for t in tokens[k : k + width] if t.clause == tokens[k].clause)
+        if len(words) == width and words in _TITLES:
+            return _TITLES[words]
+    return _TITLES.get((tokens[k].stem,), tokens[k].stem)
 
 
 _LEMMAS = {"wrote": "write", "written": "write", "writes": "write", "led": "lead", "leads": "lead", "won": "win",
@@ -1070,16 +1096,17 @@ def _role_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int
                     common: frozenset[str] = frozenset()) -> list[str]:
     """A name the claim gives a role ("designed by N") where the evidence gives that role to another name."""
     claim_names = _names(claim, common)
-    if not claim_names or _negation_scopes(claim):
+    if not claim_names:
         return []
+    negates = bool(_negation_scopes(claim))
     claim_name_stems = set().union(*(_name_key(claim, run) for run in claim_names))
     evidence_names = _names(evidence, common)
     found = []
     for run in claim_names:
         key = _name_key(claim, run)
         slot = _slot(claim, run)
-        if slot is None:
-            continue
+        if slot is None or negates and slot[0] != "role":
+            continue  # "N did not design it" denies the relation; a title ("the CEO, N, ruled out …") it keeps
         fillers = _fillers(evidence, evidence_names, slot)
         if any(len(key & _name_key(evidence, other)) * 2 >= len(key) for other in fillers):
             continue
@@ -1108,9 +1135,14 @@ def _own_role(slot: tuple[str, str], key: frozenset[str], claim: list[Token], ev
     wanted = _AGENT_NOUNS.get(slot[1], slot[1])
     if slot[0] != "role" and not any(_lemma(t.lower) == slot[1] and _claim_verb(claim, k) for k, t in enumerate(claim)):
         return None  # the slot's word is no verb of the claim ("The Salt Harbour, by N")
-    if not any(_AGENT_NOUNS.get(t.stem, _lemma(t.lower)) == wanted or t.stem == slot[1] for t in evidence):
-        return None  # the source does not state the relation at all: presence and the model decide
     theirs = [_slot(evidence, run) for run in evidence_names if len(key & _name_key(evidence, run)) * 2 >= len(key)]
+    if slot[0] == "role" and slot[1] in _OFFICERS:
+        # One officer title against another needs no more: "Chief financial officer N" is not the CEO.
+        other = sorted(word for kind, word in (s for s in theirs if s is not None) if kind == "role" and word in _OFFICERS)
+        return f"as {other[0]}" if other and slot[1] not in other else None
+    if not any(_AGENT_NOUNS.get(t.stem, _lemma(t.lower)) == wanted or t.stem == slot[1] for t in evidence) and not (
+            slot[0] == "role" and any(_slot(evidence, run) == slot for run in evidence_names)):
+        return None  # the source does not state the relation at all: presence and the model decide
     # Like with like: a relation (a verb, or a role noun that names one) against relations, any other
     # role noun against role nouns ("statistician" against "investigator").
     relation = slot[0] != "role" or slot[1] in _AGENT_NOUNS
