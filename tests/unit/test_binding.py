@@ -111,6 +111,9 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("The Harriers beat the Ospreys in the final.", "The Harriers lost to the Ospreys in the final.", "reversed"),
         ("The town of Kell besieged the army of the Duchy of Marn in 1412.", "It was a siege of the town of Kell "
          "by the army of the Duchy of Marn in 1412.", "reversed"),
+        # the claim's word is the source's for someone else, its opposite the claim subject's
+        ("Tarn lies at the eastern end of the valley.", "At its eastern end is Pellow, a market town. At the western "
+         "end, above the river, is the village of Tarn.", "opposite"),
         # a figure the passage gives a variant of the claim's subject: a longer name, another model number
         ("The Tarvo 5 Max weighs 3.1 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg.", "figure"),
         ("The Tarvo 5 weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg.", "figure"),
@@ -227,6 +230,10 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Eight cars needed repairs after the ferry ran aground.", "The ferry was carrying 41 cars when it ran "
          "aground. Eight needed repairs."),
         ("Two judges dissented.", "Two of the five judges dissented."),
+        ("Pellow lies at the eastern end of the valley.", "At its eastern end is Pellow, a market town. At the "
+         "western end, above the river, is the village of Tarn."),
+        ("The bottler Sarno agreed to buy the oil.",  # a converse verb moves its subject: no finding
+         "Bulk oil is sold to the bottler Sarno. Sarno agreed to buy the oil."),
         ("Harlow's chief financial officer, Mina Ostrova, ruled out a rights issue.",
          "Chief financial officer Mina Ostrova ruled out a rights issue."),
         ("Harlow's chief executive, Ann Lee, said sales rose.", "Ann Lee, chair and chief executive of Harlow, said "

@@ -514,7 +514,8 @@ creditor debtor employer employee win lose won lost winner loser parent subsidia
 OPPOSITE_REACH = 6
 
 
-def _opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
+def _opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int, list[int]],
+                        common: frozenset[str] = frozenset()) -> list[str]:
     claim_stems = {t.stem for t in claim}
     evidence_stems = {t.stem for t in evidence}
     found = []
@@ -522,7 +523,7 @@ def _opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
         if word.stem not in _OPPOSITE or _OPPOSITE[word.stem] & claim_stems:
             continue  # "the east and west shores": the claim names both poles itself
         if word.stem in evidence_stems:
-            found.extend(_object_moved(claim, i, evidence, aligned))
+            found.extend(_object_moved(claim, i, evidence, aligned) or _subject_moved(claim, i, evidence, common))
             continue
         for j, other in enumerate(evidence):
             if other.stem not in _OPPOSITE[word.stem] or other.stem in claim_stems:
@@ -537,6 +538,35 @@ def _opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
             found.append(f"{word.text} ≠ {other.text}")
             break
     return sorted(set(found))
+
+
+def _subject_moved(claim: list[Token], i: int, evidence: list[Token], common: frozenset[str]) -> list[str]:
+    """"Wenlow lies at the southern end" where "At its southern end is Carrowby … At the northern end
+    … is the village of Wenlow": the evidence gives the claim's subject the opposite word, and the
+    claim's word only to others. The subject is the name nearest before the word in its clause."""
+    word = claim[i]
+    if word.stem in _CONVERSE:
+        return []  # "sold to the bottler" is "the bottler bought": the subject moves with the word
+    subject = next((run for run in reversed(_names(claim, common)) if run[-1] < i
+                    and claim[run[0]].clause == word.clause), None)
+    if subject is None or len(subject) == 1 and _demonym(claim[subject[0]].lower):
+        return []
+    key = _name_key(claim, subject)
+    runs = _names(evidence, common)
+
+    def names_in(clause: int) -> tuple[bool, bool]:
+        """(the subject is named there, someone else is)"""
+        keys = [_name_key(evidence, run) for run in runs if evidence[run[0]].clause == clause]
+        ours = any(len(key & other) * 2 >= len(key) for other in keys)
+        return ours, any(not key & other for other in keys)
+    same = [names_in(e.clause) for e in evidence if e.stem == word.stem]
+    opposite = [(names_in(e.clause), e) for e in evidence if e.stem in _OPPOSITE[word.stem]]
+    if not same or any(ours or not others for ours, others in same):
+        return []
+    stated = next((e for (ours, _), e in opposite if ours), None)
+    if stated is None:
+        return []
+    return [f"{word.text} (the source says {stated.text} of {' '.join(claim[k].text for k in subject)})"]
 
 
 def _object_moved(claim: list[Token], i: int, evidence: list[Token], aligned: dict[int, list[int]]) -> list[str]:
@@ -1412,7 +1442,7 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
         negated = _negation_conflicts(claim_tokens, wider_tokens, _aligned(claim_tokens, wider_tokens))
     return Binding(
         negated=tuple(negated),
-        opposites=tuple(_opposite_conflicts(claim_tokens, evidence_tokens, aligned)),
+        opposites=tuple(_opposite_conflicts(claim_tokens, evidence_tokens, aligned, common)),
         unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens, common)),
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned, common)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned, common)
