@@ -109,6 +109,10 @@ def findings(claim: str, evidence: str) -> list[str]:
         ("Brand & Lowe bought Kesson Tools.", "The acquisition of Brand & Lowe by Kesson Tools closed in 2011.",
          "reversed"),
         ("The Harriers beat the Ospreys in the final.", "The Harriers lost to the Ospreys in the final.", "reversed"),
+        ("Pellow United beat Harlow in the cup final.", "Harlow's 3–1 win over Pellow United in the cup final "
+         "sealed the double.", "reversed"),
+        ("Vantor has owned Quell Group since 2019.", "Vantor has been a wholly owned subsidiary of Quell Group since "
+         "2019.", "reversed"),
         ("The town of Kell besieged the army of the Duchy of Marn in 1412.", "It was a siege of the town of Kell "
          "by the army of the Duchy of Marn in 1412.", "reversed"),
         # the claim's word is the source's for someone else, its opposite the claim subject's
@@ -223,6 +227,10 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
          "Holdings had made to it in 2021."),
         ("Kesson Tools bought Brand & Lowe.", "The acquisition of Brand & Lowe by Kesson Tools closed in 2011."),
         ("The Ospreys beat the Harriers in the final.", "The Harriers lost to the Ospreys in the final."),
+        ("Harlow beat Pellow United in the cup final.", "Harlow's 3–1 win over Pellow United in the cup final "
+         "sealed the double."),
+        ("Quell Group has owned Vantor since 2019.", "Vantor has been a wholly owned subsidiary of Quell Group since "
+         "2019."),
         ("The Tarvo 5 weighs 3.1 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
         ("The Tarvo 5 Max weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
         ("Each Solvin 50 pack holds 60 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "

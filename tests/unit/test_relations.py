@@ -16,6 +16,12 @@ from citemark.scoring.relations import as_verbs
         ("Kesson's takeover of Brand & Lowe closed.", "Kesson bought Brand & Lowe closed."),
         ("Osk Lines sold the Petrel to Marl Shipping.", "Marl Shipping bought the Petrel from Osk Lines."),
         ("The Harriers lost to the Ospreys.", "the Ospreys beat The Harriers."),
+        ("Harlow's 3–1 win over Pellow United sealed it.", "Harlow beat Pellow United sealed it."),
+        ("The Larks won a narrow victory over the Kites.", "The Larks beat the Kites."),
+        ("Pellow suffered a heavy defeat to Harlow Town.", "Harlow Town beat Pellow."),
+        ("Anna Roe was runner-up to Mia Tess.", "Mia Tess beat Anna Roe."),
+        ("Vantor is a wholly owned subsidiary of Quell Group.", "Quell Group owned Vantor."),
+        ("She took over as chief executive from Tom Hale.", "She replaced Tom Hale."),
     ],
 )
 def test_a_relation_is_rewritten_with_its_verb(text, rewritten):

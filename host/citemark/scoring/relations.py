@@ -29,7 +29,7 @@ _NAME = (rf"(?:(?i:the|a|an|its|our|their|his|her)\s+(?:[a-z][\w’'-]*\s+){{0,3
 _PARTY = rf"(?:{_NAME}|it|they|he|she)"
 #: Words between "a" and "loan": its size and term ("a £300 million five-year").
 _LOAN_SIZE = r"(?:(?:a|an|the|its|their)\s+)?(?P<size>[^.;:,]{0,40}?)\s*"
-_COPULA = r"(?:is|was|are|were|became|becomes|remains|remained)"
+_COPULA = r"(?:(?:has|have|had)\s+been|is|was|are|were|became|becomes|remains|remained)"
 
 #: Nouns of a relation and the verb that states it: "the siege of B by A" is "A besieged B".
 _VERB_OF = {"acquisition": "bought", "takeover": "bought", "purchase": "bought", "siege": "besieged",
@@ -67,6 +67,22 @@ _REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str | Callable[[re.Matc
     ("sold", rf"(?P<a>{_PARTY})\s+sold\s+(?P<b>{_NAME})\s+to\s+(?P<c>{_NAME})", r"\g<c> bought \g<b> from \g<a>"),
     # "B lost to A" → "A beat B"
     ("lost", rf"(?P<b>{_NAME})\s+lost\s+(?:\w+\s+)?to\s+(?P<a>{_NAME})", r"\g<a> beat \g<b>"),
+    # "A's 3–1 win over B", "A won a narrow victory over B" → "A beat B"
+    ("victory win", rf"(?P<a>{_NAME})[’']s\s+(?:[\w–-]+\s+){{0,2}}?(?:victory|win)\s+(?:over|against)\s+(?P<b>{_NAME})",
+     r"\g<a> beat \g<b>"),
+    ("victory win",
+     rf"(?P<a>{_PARTY})\s+(?:won|claimed|secured|earned|recorded|sealed|clinched)\s+(?:a|an|the|their|its|his|her)\s+"
+     rf"(?:[\w–-]+\s+){{0,2}}?(?:victory|win)\s+(?:over|against)\s+(?P<b>{_NAME})", r"\g<a> beat \g<b>"),
+    # "B suffered a heavy defeat to A", "B was runner-up to A" → "A beat B"
+    ("defeat", rf"(?P<b>{_PARTY})\s+(?:suffered|slumped\s+to|fell\s+to)\s+(?:a|an|their|its|his|her)\s+"
+     rf"(?:[\w–-]+\s+){{0,2}}?defeat\s+(?:to|against|by|at\s+the\s+hands\s+of)\s+(?P<a>{_NAME})", r"\g<a> beat \g<b>"),
+    ("runner", rf"(?P<b>{_PARTY})\s+(?:was|were|is|are|finished|came)\s+(?:as\s+)?(?:the\s+)?runners?-up\s+to\s+"
+     rf"(?P<a>{_NAME})", r"\g<a> beat \g<b>"),
+    # "A is a wholly owned subsidiary of B" → "B owned A"
+    ("subsidiary", rf"(?P<a>{_NAME})\s+{_COPULA}\s+(?:a|the|an)\s+(?:[\w-]+\s+){{0,2}}?subsidiary\s+of\s+(?P<b>{_NAME})",
+     r"\g<b> owned \g<a>"),
+    # "A took over as chief executive from B" → "A replaced B"
+    ("took", rf"(?P<a>{_PARTY})\s+took\s+over\s+(?:[\w-]+\s+){{0,3}}?from\s+(?P<b>{_NAME})", r"\g<a> replaced \g<b>"),
 ))
 
 
