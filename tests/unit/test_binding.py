@@ -274,6 +274,9 @@ def test_a_true_claim_is_left_alone(claim, evidence):
         ("more than 3,000 km", "3,512 km", True),
         ("nearly 4,000 km", "3,512 km", False),
         ("21%", "21.4%", True),
+        ("80.3%", "79.1%", False),  # a plain decimal is precise, not rounded
+        ("15.2 kg", "15.17 kg", True),
+        ("3.5 million", "3,512,000", True),
         ("50%", "half of them", True),
         ("8,611 m", "8,849 m", False),
         ("2016", "2019", False),

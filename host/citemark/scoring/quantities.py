@@ -451,8 +451,9 @@ def same_quantity(claimed: Quantity, stated: Quantity) -> bool:
 
 
 def _looks_rounded(text: str) -> bool:
-    return bool(re.search(r"(?:\d\s*|[a-z]\s+)(?:thousand|million|billion|trillion|bn|mn|k)\b", text, re.IGNORECASE)) or bool(
-        re.search(r"\.\d", text))
+    """"3.5 million", "2.1bn": a figure with a scale word is rounded. A plain decimal is not: "80.3 %"
+    is not "79.1 %", though the two are within 2 % of each other."""
+    return bool(re.search(r"(?:\d\s*|[a-z]\s+)(?:thousand|million|billion|trillion|bn|mn|k)\b", text, re.IGNORECASE))
 
 
 if __name__ == "__main__":

@@ -139,14 +139,17 @@ _FUNCTION_WORDS = frozenset(["the", "a", "an", "of", "in", "on", "at", "to", "fo
 
 
 def _named(headings: list[str], claim_words: set[str]) -> int | None:
-    """The one heading the claim names by a word that tells it from the others ("Pro" of "Kordell
-    KD18 Pro" beside "Kordell KD18 Compact"), or None."""
-    words = [set(terms(heading)) for heading in headings]
+    """The one heading the claim names more fully than any other ("Kordell KD18 Pro" beside "Kordell
+    KD18 Compact" for "the KD18 Pro"; "On time, 2027" beside "On time, 2026" for "on time in 2027"),
+    or None when two tie or none is named."""
+    words = [set(terms(heading)) - _FUNCTION_WORDS for heading in headings]
     if len(words) < 2 or not all(words):
         return None
-    unique = [own.difference(*(other for k, other in enumerate(words) if k != i)) for i, own in enumerate(words)]
-    hits = [i for i, own in enumerate(unique) if own & claim_words]
-    return hits[0] if len(hits) == 1 else None
+    shares = [len(own & claim_words) for own in words]
+    best = max(shares)
+    if best == 0 or shares.count(best) > 1:
+        return None
+    return shares.index(best)
 
 
 def _alike(claimed: Quantity, cell: Quantity) -> bool:
