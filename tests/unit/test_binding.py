@@ -113,6 +113,16 @@ def findings(claim: str, evidence: str) -> list[str]:
          "sealed the double.", "reversed"),
         ("Vantor has owned Quell Group since 2019.", "Vantor has been a wholly owned subsidiary of Quell Group since "
          "2019.", "reversed"),
+        ("The Orrin Trust gave a £5 million grant to Kell University.", "Half the cost came as a grant from Kell "
+         "University to the Orrin Trust.", "reversed"),
+        ("Brightwell Games bought Kestrel Arc in 2025.", "It is published by Kestrel Arc, whose acquisition of "
+         "Brightwell in 2025 ended its independence.", "reversed"),
+        ("Halden Pensions has sold a 30% stake in the Skerry wind farm to Norvik Energy.", "Norvik Energy agrees sale "
+         "of 30% stake in the Skerry wind farm to Halden Pensions.", "reversed"),
+        ("Pell Direct is a trading name of Sovra Bank.", "Sovra Bank is a trading name of Pell Direct.", "reversed"),
+        # a name in apposition after "by" fills the relation ("taught by our partner, N")
+        ("Arlen University teaches the foundation year.", "The foundation year is taught by our partner, Dunmere "
+         "College, on its Westgate campus.", "role"),
         ("The town of Kell besieged the army of the Duchy of Marn in 1412.", "It was a siege of the town of Kell "
          "by the army of the Duchy of Marn in 1412.", "reversed"),
         # the claim's word is the source's for someone else, its opposite the claim subject's
@@ -231,6 +241,15 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
          "sealed the double."),
         ("Quell Group has owned Vantor since 2019.", "Vantor has been a wholly owned subsidiary of Quell Group since "
          "2019."),
+        ("Kell University gave a £5 million grant to the Orrin Trust.", "Half the cost came as a grant from Kell "
+         "University to the Orrin Trust."),
+        ("Kestrel Arc bought Brightwell in 2025.", "It is published by Kestrel Arc, whose acquisition of "
+         "Brightwell in 2025 ended its independence."),
+        ("Norvik Energy has sold a 30% stake in the Skerry wind farm to Halden Pensions.", "Norvik Energy agrees sale "
+         "of 30% stake in the Skerry wind farm to Halden Pensions."),
+        ("Sovra Bank is a trading name of Pell Direct.", "Sovra Bank is a trading name of Pell Direct."),
+        ("Dunmere College teaches the foundation year.", "The foundation year is taught by our partner, Dunmere "
+         "College, on its Westgate campus."),
         ("The Tarvo 5 weighs 3.1 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
         ("The Tarvo 5 Max weighs 3.6 kg.", "The Tarvo 5 weighs 3.1 kg; the Tarvo 5 Max weighs 3.6 kg."),
         ("Each Solvin 50 pack holds 60 tablets.", "Each Solvin 25 pack holds 90 tablets. Each Solvin 50 pack holds "

@@ -1027,10 +1027,14 @@ def _slot(tokens: list[Token], run: list[int]) -> tuple[str, str] | None:
     for k in range(first - 1, max(0, first - 5), -1):  # "created by the Danish engineer Aksel Brandt"
         if tokens[k].lower == "by":
             verb = next((v for v in range(k - 1, max(-1, k - 4), -1) if _claim_verb(tokens, v)), k - 1)
-            if k >= 1 and _content(tokens[verb]) and all(t.joined for t in tokens[k + 1 : first + 1]):
+            # "by the Danish engineer Aksel Brandt", and "by our partner, Dunmere College" (a noun in apposition)
+            apposed = first - k <= 4 and tokens[k + 1].lower in _DETERMINERS and not any(
+                t.capital for t in tokens[k + 1 : first])
+            if k >= 1 and _content(tokens[verb]) and (all(t.joined for t in tokens[k + 1 : first + 1]) or apposed):
                 return ("by", _lemma(tokens[verb].lower))  # "translated into German by N": the verb, not "German"
             break
-        if tokens[k].lower in _LINKS or not tokens[k + 1].joined:
+        apposition = k + 1 == first and k > 0 and tokens[k - 1].lower in _DETERMINERS  # "our partner, N"
+        if tokens[k].lower in _LINKS or not tokens[k + 1].joined and not apposition:
             break
     for k in range(max(0, first - 3), first):
         between = {t.lower for t in tokens[k + 1 : first]}
@@ -1261,12 +1265,14 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
 
 def _rewritten_reversals(claim: str, evidence: str, common: frozenset[str]) -> list[str]:
     """Reversals of a relation that the claim or the evidence states as a noun or a converse verb
-    ("the successor to", "a loan from", "lost to"), read once both are rewritten with its verb."""
+    ("the successor to", "a loan from", "lost to"), read once both are rewritten with its verb, or
+    with the copula ("A is a trading name of B")."""
+    swapped = relations.swapped(claim, evidence)
     claim_verbs, evidence_verbs = relations.as_verbs(claim), relations.as_verbs(evidence)
     if claim_verbs == claim and evidence_verbs == evidence:
-        return []
+        return swapped
     claim_tokens, evidence_tokens = tokenize(claim_verbs), tokenize(evidence_verbs)
-    return _reversals(claim_tokens, evidence_tokens, _aligned(claim_tokens, evidence_tokens), common)
+    return swapped + _reversals(claim_tokens, evidence_tokens, _aligned(claim_tokens, evidence_tokens), common)
 
 
 #: Verbs that state one relation: "acquired" for "bought", "defeated" for "beat".
@@ -1327,7 +1333,9 @@ def _sure_verb(tokens: list[Token], i: int) -> bool:
     ("sued", "lost", "must pay"), or after "to" that follows a verb ("agreed to pay"); not "planets",
     "gigs" or "home to historic imprints"."""
     if not _claim_verb(tokens, i):
-        return False
+        # a present form between a name and a determiner: "Sallowford University teaches the …"
+        return 0 < i < len(tokens) - 1 and tokens[i - 1].capital and tokens[i + 1].lower in _DETERMINERS \
+            and _past_or_present(tokens[i].lower) and not tokens[i].capital
     if i > 0 and tokens[i - 1].lower == "to":
         return i > 1 and (_claim_verb(tokens, i - 2) or _past_or_present(tokens[i - 2].lower))
     return True

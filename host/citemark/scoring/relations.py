@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-__all__ = ["as_verbs"]
+__all__ = ["as_verbs", "swapped"]
 
 #: A named party: capitalised words (numbers and "&" among them), after a determiner and up to
 #: three lower-case words ("the Northern Infrastructure Bank", "our earlier Duo D5", "Holt & Greaves",
@@ -57,12 +57,22 @@ _REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str | Callable[[re.Matc
      rf"\bloan\s+(?:that|which)\s+(?P<b>{_NAME})\s+(?:had\s+|has\s+)?(?:made|granted|extended|provided|given)\s+to\b",
      r"loan: \g<b> lent to"),
     ("loan", rf"\bloan\s+from\s+(?P<b>{_NAME})\s+to\b", r"loan: \g<b> lent to"),
+    # "a grant from B to A", "a donation from B to A" → "B gave to A"
+    ("grant donation gift", rf"\b(?P<noun>grant|donation|gift)\s+from\s+(?P<b>{_NAME})\s+to\b",
+     r"\g<noun>: \g<b> gave to"),
     # "the acquisition of B by A", "a siege of B by A" → "A bought B", "A besieged B"
     (_NOUNS, rf"\b(?:(?i:the|a|an)\s+)?(?P<noun>{_NOUN})\s+of\s+(?P<b>{_NAME})\s+by\s+(?P<a>{_NAME})",
      lambda m: f"{m['a']} {_VERB_OF[m['noun'].lower()]} {m['b']}"),
+    # "A, whose acquisition of B …" → "A bought B"
+    (_NOUNS, rf"(?P<a>{_NAME}),\s+whose\s+(?P<noun>{_NOUN})\s+of\s+(?P<b>{_NAME})",
+     lambda m: f"{m['a']}, who {_VERB_OF[m['noun'].lower()]} {m['b']}"),
     # "A's acquisition of B" → "A bought B"
     (_NOUNS, rf"(?P<a>{_NAME})[’']s\s+(?:\w+\s+)?(?P<noun>{_NOUN})\s+of\s+(?P<b>{_NAME})",
      lambda m: f"{m['a']} {_VERB_OF[m['noun'].lower()]} {m['b']}"),
+    # "A agrees the sale of B to C" → "A sold B to C" (and so, below, "C bought B from A")
+    ("sale", rf"(?P<a>{_PARTY})\s+(?:\w+\s+)?(?:agrees|agreed|announces|announced|completes|completed|confirms|"
+     rf"confirmed)\s+(?:the\s+)?sale\s+of\s+(?P<b>[^.;:]{{1,60}}?)\s+to\s+(?P<c>{_NAME})",
+     r"\g<a> sold \g<b> to \g<c>"),
     # "A sold B to C" → "C bought B from A"
     ("sold", rf"(?P<a>{_PARTY})\s+sold\s+(?P<b>{_NAME})\s+to\s+(?P<c>{_NAME})", r"\g<c> bought \g<b> from \g<a>"),
     # "B lost to A" → "A beat B"
@@ -84,6 +94,36 @@ _REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str | Callable[[re.Matc
     # "A took over as chief executive from B" → "A replaced B"
     ("took", rf"(?P<a>{_PARTY})\s+took\s+over\s+(?:[\w-]+\s+){{0,3}}?from\s+(?P<b>{_NAME})", r"\g<a> replaced \g<b>"),
 ))
+
+
+#: "X is a trading name of Y", "X was the parent company of Y": a relation the copula states, its two
+#: parties on either side of a noun phrase and "of", "to" or "for".
+_COPULAR = re.compile(rf"(?P<a>{_NAME})\s+{_COPULA}\s+(?:a|an|the|its|their)\s+(?P<noun>(?:[a-z][\w-]*\s+){{0,2}}?"
+                      rf"[a-z][\w-]*)\s+(?P<link>of|to|for)\s+(?P<b>{_NAME})")
+
+
+def swapped(claim: str, evidence: str) -> list[str]:
+    """The claim's "A is a N of B" where the evidence says "B is a N of A": "Quorral Bank is a trading
+    name of Sovra Direct" against "Sovra Direct is a trading name of Quorral Bank"."""
+    theirs = [(m["noun"].lower(), m["link"], _words(m["a"]), _words(m["b"])) for m in _COPULAR.finditer(evidence)]
+    found = []
+    for m in _COPULAR.finditer(claim):
+        noun, link, a, b = m["noun"].lower(), m["link"], _words(m["a"]), _words(m["b"])
+        for other_noun, other_link, other_a, other_b in theirs:
+            if (other_noun, other_link) == (noun, link) and _same(a, other_b) and _same(b, other_a) \
+                    and not _same(a, other_a):
+                found.append(f"{m['a']} / {m['b']} ({noun} {link})")
+    return found
+
+
+def _words(name: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Z0-9][\w’'-]*", name)}
+
+
+def _same(ours: set[str], theirs: set[str]) -> bool:
+    """One party named twice: half the words of either name in the other."""
+    shared = len(ours & theirs)
+    return shared > 0 and shared * 2 >= min(len(ours), len(theirs))
 
 
 def as_verbs(text: str) -> str:
