@@ -347,6 +347,19 @@ def test_the_number_word_of_a_fraction_is_no_figure_of_its_own():
     assert [q.text for q in parse_quantities("at least three-quarters of the members")] == ["three-quarters"]
 
 
+def test_a_figure_the_page_states_elsewhere_is_weighed_against_the_clause_with_the_claims_words():
+    page = ("The Kell Flex Saver pays 4.2% for a year, then 3.75%. The Orrin account allows three withdrawals a "
+            "year; a fourth cuts the rate to 1.5% for the rest of the year.")
+    evidence = "The Orrin account allows three withdrawals a year; a fourth cuts the rate to 1.5% for the rest of the year."
+    figures = parse_quantities(page)
+    false = "A fourth withdrawal from the Orrin account cuts its rate to 3.75% for the rest of the year."
+    assert "figure" in [line.split(":")[0] for line in describe(check(false, evidence, document_figures=figures))]
+    true = "A fourth withdrawal from the Orrin account cuts its rate to 1.5% for the rest of the year."
+    assert not check(true, evidence, document_figures=figures).unbound_figures
+    # a figure the page never states is the presence guards' to report, not this check's
+    assert not check(false, evidence, document_figures=parse_quantities(evidence)).unbound_figures
+
+
 def test_a_negation_in_further_passages_adds_a_finding_but_never_removes_one():
     claim = "Ilse Marn gave evidence at the hearing."
     quoted = "The hearing at Dorr Crown Court heard from Ilse Marn's accountant and two bank officials."

@@ -637,7 +637,7 @@ def _date_part(text: str, quantity: Quantity) -> bool:
 
 
 def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, evidence: list[Token],
-                      common: frozenset[str] = frozenset()) -> list[str]:
+                      common: frozenset[str] = frozenset(), document_figures: tuple[Quantity, ...] = ()) -> list[str]:
     """A claim figure found in the evidence only where the evidence attaches it to something else."""
     claim_quantities = parse_quantities(claim_text)
     evidence_quantities = parse_quantities(evidence_text)
@@ -671,6 +671,9 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
         places = [q for q in evidence_quantities if same_quantity(quantity, q) and comparable(quantity, q)
                   and layout.at[id(q)] not in evidence_named]
         if not places:
+            if any(same_quantity(quantity, q) and comparable(quantity, q) for q in document_figures) and (
+                    other := _stated_otherwise(quantity, layout, claim_context, _name_key_of(claim, readings[0]))):
+                found.append(f"{quantity.text} (the source gives {other.text} where the claim's words are)")
             continue
         verdicts = []
         for place in places:
@@ -691,6 +694,34 @@ def _small_count(quantity: Quantity) -> bool:
     """"Six studies", "two planets": a small whole number without a unit belongs to no one subject
     (presence decides); "2.9 times the mass of Earth" is a measurement."""
     return quantity.dimension is None and quantity.value <= 12 and quantity.value == int(quantity.value)
+
+
+def _name_key_of(tokens: list[Token], runs: list[list[int]]) -> frozenset[str]:
+    return frozenset().union(*(_name_key(tokens, run) for run in runs))
+
+
+def _stated_otherwise(quantity: Quantity, layout: _Layout, claim_context: set[str],
+                      claim_names: frozenset[str]) -> Quantity | None:
+    """For a claim figure the page states elsewhere, not around the evidence: the one figure of its
+    kind in the one clause that holds the claim's words about it ("a fourth cuts the rate to 1.5 %"
+    for "a fourth withdrawal cuts its rate to 3.75 %", where 3.75 % is another account's). The
+    clause must share two of those words with the claim, name no one the claim does not, and be
+    the only such clause."""
+    scored: dict[tuple[str, int], list[Quantity]] = {}
+    for other in layout.quantities:
+        at = layout.at[id(other)]
+        if at is None or other.is_year or not comparable(quantity, other) or other.kind != quantity.kind:
+            continue
+        scored.setdefault(layout.unit(at, True), []).append(other)
+    candidates = [(len(claim_context & layout.stems[unit]), unit, figures) for unit, figures in scored.items()
+                  if not layout.foreign(unit, claim_names)]
+    best = max((score for score, _, _ in candidates), default=0)
+    if best < 2:
+        return None
+    winners = [(unit, figures) for score, unit, figures in candidates if score == best]
+    if len(winners) != 1 or len(winners[0][1]) != 1:
+        return None
+    return winners[0][1][0]
 
 
 def _counts_another(quantity: Quantity, layout: _Layout, claim_context: set[str]) -> str | None:
@@ -1428,13 +1459,15 @@ _CEILING_BEFORE = re.compile(r"(?:up to|as (?:many|much) as|at most|no more than
 # --------------------------------------------------------------------------------------- entry
 
 def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved: str | None = None,
-          wider: str | None = None) -> Binding:
+          wider: str | None = None, document_figures: Iterable[Quantity] = ()) -> Binding:
     """Read how ``evidence`` (the quoted passage) attaches the claim's words. Figures are read in
     ``neighbourhood`` (the passage with sentences either side), since the sentence that gives
     the claim's subject its own figure is often the next one; negation in ``retrieved`` (every
     passage retrieval found for the claim), since the sentence that denies a claim shares fewer
     of its words than the one that merely mentions them; and when those show none, in ``wider``
-    (more passages), which may add a negation but never takes one away."""
+    (more passages), which may add a negation but never takes one away. ``document_figures`` (every
+    figure of the page) lets a claim figure that the page states elsewhere be weighed against the one
+    the clause with the claim's words gives."""
     claim_tokens = tokenize(claim)
     evidence_tokens = tokenize(evidence)
     aligned = _aligned(claim_tokens, evidence_tokens)
@@ -1451,7 +1484,8 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
     return Binding(
         negated=tuple(negated),
         opposites=tuple(_opposite_conflicts(claim_tokens, evidence_tokens, aligned, common)),
-        unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens, common)),
+        unbound_figures=tuple(_figure_conflicts(claim, claim_tokens, around, around_tokens, common,
+                                                tuple(document_figures))),
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned, common)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned, common)
                              + _rewritten_reversals(claim, evidence, common)),

@@ -192,7 +192,7 @@ def check(
         if not stated:
             unstated_names.append(name)
     negated = _negates(claim) and not (_negates(evidence) or _PRIVATIVES.search(evidence))
-    bound = binding.check(claim, evidence, neighbourhood, retrieved, wider)
+    bound = binding.check(claim, evidence, neighbourhood, retrieved, wider, document_numbers)
     # Comparisons are read around the quoted passage, and in the further passages retrieval found
     # (the sentence with both subjects' figures need not be the one that best matches the claim).
     misordered = tuple(dict.fromkeys(found for text in (neighbourhood if neighbourhood is not None else evidence, wider)
