@@ -125,6 +125,16 @@ def findings(claim: str, evidence: str) -> list[str]:
          "College, on its Westgate campus.", "role"),
         ("The town of Kell besieged the army of the Duchy of Marn in 1412.", "It was a siege of the town of Kell "
          "by the army of the Duchy of Marn in 1412.", "reversed"),
+        # a word on both sides of a comparison ("Storm … than Storm …") does not make it turned round
+        ("Storm Ilse was stronger than Storm Oda.", "Ilse was weaker than Storm Oda, which hit the coast in 2025.",
+         "opposite"),
+        # the opposite's clause holds the claim's words, far from the claim's own word
+        ("The levels of lead found at the Harnley treatment works were high.", "Routine tests at the Harnley "
+         "treatment works found lead on 7 June. The levels found were low, and the risk is small.", "opposite"),
+        ("The ferry struck the bow of the trawler.", "The ferry struck the stern of the trawler.", "opposite"),
+        # "N chairs the panel" is the relation "chair", not the role noun
+        ("Dr Mara Vane chairs the panel that assesses applications.", "Applications are assessed by a panel chaired "
+         "by Professor Idris Hart, dean of engineering.", "role"),
         # the claim's word is the source's for someone else, its opposite the claim subject's
         ("Tarn lies at the eastern end of the valley.", "At its eastern end is Pellow, a market town. At the western "
          "end, above the river, is the village of Tarn.", "opposite"),
@@ -257,6 +267,11 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("Eight cars needed repairs after the ferry ran aground.", "The ferry was carrying 41 cars when it ran "
          "aground. Eight needed repairs."),
         ("Two judges dissented.", "Two of the five judges dissented."),
+        ("Storm Oda was stronger than Storm Ilse.", "Ilse was weaker than Storm Oda, which hit the coast in 2025."),
+        ("The levels of lead found at the Harnley treatment works were low.", "Routine tests at the Harnley "
+         "treatment works found lead on 7 June. The levels found were low, and the risk is small."),
+        ("Professor Idris Hart chairs the panel that assesses applications.", "Applications are assessed by a panel "
+         "chaired by Professor Idris Hart, dean of engineering."),
         ("Pellow lies at the eastern end of the valley.", "At its eastern end is Pellow, a market town. At the "
          "western end, above the river, is the village of Tarn."),
         ("The bottler Sarno agreed to buy the oil.",  # a converse verb moves its subject: no finding

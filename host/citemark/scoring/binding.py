@@ -485,7 +485,7 @@ surged plunged; soared plummeted; rallied slumped; strengthened weakened; widene
 improve worsen; approve veto; grow fall; grown fallen; grew fell; hot cool; hotter cooler; warmer colder;
 cheaper expensive; cheap costly; faster slowly; quickly slowly; quicker slowly; louder quieter; support opposed;
 accept refused; accept decline; accepted declined; elder younger; eldest youngest; senior junior; increase cut; increased cut; raises cuts;
-welcomed criticised; welcomed criticized; praised criticised; praised criticized; allies rivals; ratified rejected; legalised banned; legalized banned; adopted abandoned;
+bow stern; front rear; head tail; upheld rejected; uphold reject; upheld dismissed; welcomed criticised; welcomed criticized; praised criticised; praised criticized; allies rivals; ratified rejected; legalised banned; legalized banned; adopted abandoned;
 """.replace("\n", " ")
 _OPPOSITE: dict[str, set[str]] = {}
 for _pair in _PAIRS.split(";"):
@@ -531,9 +531,14 @@ def _opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
             before, after = _neighbours(claim, i, aligned, -1), _neighbours(claim, i, aligned, +1)
             near = [k for k in before + after for j2 in aligned[k]
                     if abs(j2 - j) <= OPPOSITE_REACH and evidence[j2].clause == other.clause]
-            if not near:
+            # "The levels … at the Harnley works were high" against "The levels found were low": the
+            # opposite's clause holds two of the claim's words, wherever the claim has them.
+            shared = {claim[k].stem for k in aligned if k != i and any(evidence[j2].clause == other.clause
+                                                                      for j2 in aligned[k])}
+            if not near and (len(shared) < 2 or word.stem in _CONVERSE):
                 continue
-            if word.stem in _CONVERSE and other.stem in _CONVERSE and _turned_round(before, after, j, evidence, aligned):
+            if word.stem in _CONVERSE and other.stem in _CONVERSE and _turned_round(before, after, j, evidence, aligned,
+                                                                                   claim):
                 continue
             found.append(f"{word.text} ≠ {other.text}")
             break
@@ -601,8 +606,13 @@ def _neighbours(tokens: list[Token], i: int, aligned: dict[int, list[int]], step
 
 
 def _turned_round(before: list[int], after: list[int], j: int, evidence: list[Token],
-                  aligned: dict[int, list[int]]) -> bool:
-    """The claim's word before the relation stands after it in the evidence, and the other way round."""
+                  aligned: dict[int, list[int]], claim: list[Token] | None = None) -> bool:
+    """The claim's word before the relation stands after it in the evidence, and the other way round.
+    A word on both sides of the claim's relation ("Storm Isadora … than Storm Odette") tells nothing."""
+    if claim is not None:
+        both = {claim[k].stem for k in before} & {claim[k].stem for k in after}
+        before = [k for k in before if claim[k].stem not in both]
+        after = [k for k in after if claim[k].stem not in both]
     before_after = any(j2 > j for k in before for j2 in aligned[k] if evidence[j2].clause == evidence[j].clause)
     after_before = any(j2 < j for k in after for j2 in aligned[k] if evidence[j2].clause == evidence[j].clause)
     return before_after or after_before
@@ -1073,8 +1083,9 @@ def _slot(tokens: list[Token], run: list[int]) -> tuple[str, str] | None:
             return ("role", _title(tokens, k))
     after = [t for t in tokens[last + 1 : last + 6] if t.clause == tokens[last].clause]
     for n, t in enumerate(after):
-        if t.stem in _ROLE_NOUNS and not {u.lower for u in after[:n]} & _LINKS:
-            return ("role", _title(tokens, last + 1 + n))
+        verb = n == 0 and len(after) > 1 and after[1].lower in _DETERMINERS and _past_or_present(t.lower)
+        if t.stem in _ROLE_NOUNS and not verb and not {u.lower for u in after[:n]} & _LINKS:
+            return ("role", _title(tokens, last + 1 + n))  # "N chairs the panel" is no "chair" role
     if first > 0 and tokens[first - 1].lower in _DETERMINERS:
         return None
     head = after[0] if after else None
