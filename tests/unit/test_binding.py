@@ -272,6 +272,13 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
          "treatment works found lead on 7 June. The levels found were low, and the risk is small."),
         ("Professor Idris Hart chairs the panel that assesses applications.", "Applications are assessed by a panel "
          "chaired by Professor Idris Hart, dean of engineering."),
+        # true claims the review of these checks found flagged, and which must not be
+        ("Corran beat Elmstead in the 2021 final.", "Corran lost to Elmstead in 2019 but beat them in the 2021 final."),
+        ("Kell Bank is a sister company of Sovra Direct.", "Sovra Direct is a sister company of Kell Bank."),
+        ("The chief executive, Mara Lind, said sales rose.", "Mara Lind, formerly chief financial officer, became "
+         "chief executive in 2021. She said sales rose."),
+        ("The appeals court upheld the conviction.", "The appeals court rejected his appeal against the conviction."),
+        ("The front of the ship was damaged.", "The ship's bow was damaged; the rear was intact."),
         ("Pellow lies at the eastern end of the valley.", "At its eastern end is Pellow, a market town. At the "
          "western end, above the river, is the village of Tarn."),
         ("The bottler Sarno agreed to buy the oil.",  # a converse verb moves its subject: no finding
@@ -373,6 +380,13 @@ def test_a_figure_the_page_states_elsewhere_is_weighed_against_the_clause_with_t
     assert not check(true, evidence, document_figures=figures).unbound_figures
     # a figure the page never states is the presence guards' to report, not this check's
     assert not check(false, evidence, document_figures=parse_quantities(evidence)).unbound_figures
+
+
+def test_a_figure_of_another_year_is_left_to_the_date_checks():
+    page = "The museum had 900,000 visitors in 2022. In 2023 it welcomed 1.2 million visitors."
+    evidence = "The museum had 900,000 visitors in 2022."
+    assert not check("The museum attracted 1.2 million visitors in 2023.", evidence,
+                     document_figures=parse_quantities(page)).unbound_figures
 
 
 def test_a_negation_in_further_passages_adds_a_finding_but_never_removes_one():

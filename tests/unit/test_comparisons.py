@@ -57,6 +57,7 @@ def test_an_order_the_figures_turn_round_is_found(claim, evidence):
         ("The Lumen 7 is lighter than the Lumen 5.",  # the Lumen 5 is lighter than something else
          "The Lumen 5 is lighter than the Lumen 3, but the Lumen 7 is lighter than the Lumen 5."),
         ("The Lumen 7 is lighter than the Lumen 5.", "The Lumen 5 is not lighter than the Lumen 7."),
+        ("The Lumen 5 is not lighter than the Lumen 7.", "The Lumen 7 is lighter than the Lumen 5."),
         ("The Kestrel route is faster than the Ulla route.", "The Kestrel route takes 40 minutes. The Ulla route "
          "takes 55 minutes."),
     ],

@@ -78,6 +78,8 @@ def test_a_figure_the_table_gives_another_subject_is_found(claim, document):
         ("The Kordell Compact drove 96 screws per charge.", DRILLS),
         ("Hallerton International's on-time rate in 2027 was 79.1%.", PUNCTUALITY),
         ("Hallerton International's on-time rate in 2026 was 80.3%.", PUNCTUALITY),
+        # a claim naming two columns compares them: the table is not read for it
+        ("The Kordell Pro drove 212 screws per charge, short of the Trevane GH20's 254.", DRILLS),
         # "twice as many" is no count of amp-hours
         ("The Trevane GH20 drove more than twice as many screws per charge as the Kordell Compact.", DRILLS),
     ],
@@ -103,6 +105,11 @@ def test_a_table_past_the_cell_cap_is_not_read():
         ("The Arlo K2 has the longest warranty.", False),  # two rows of time: the one the claim names
         ("The Arlo K1 has the longest warranty.", True),
         ("The Arlo K2 is the biggest kettle here.", False),  # no row the claim names for "biggest": silent
+        ("The Brindle Quick is not the cheapest of the three kettles.", False),
+        ("The Brindle Quick is the second-cheapest kettle.", False),
+        ("The Brindle Quick is one of the cheapest kettles.", False),
+        ("The Brindle Quick is the cheapest of the two Arlo rivals.", False),  # a narrower field than the table's
+        ("The Arlo K2 trails the Brindle Quick, which boils fastest.", False),  # two columns named
     ],
 )
 def test_a_superlative_the_tables_row_turns_down_is_found(claim, turned_down):

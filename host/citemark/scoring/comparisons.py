@@ -32,8 +32,10 @@ for _words_, _sign, _kinds in (
 ):
     for _word in _words_.split():
         _COMPARATIVES[_word] = (_sign, frozenset(_kinds) if _kinds else None)
-#: Comparatives of speed that durations turn round: "faster" is fewer seconds.
-_BY_TIME = frozenset(["faster", "quicker", "sooner", "slower"])
+#: Comparatives and superlatives of speed that durations turn round: "faster" is fewer seconds.
+_BY_TIME = frozenset(["faster", "quicker", "sooner", "slower", "fastest", "quickest", "soonest", "slowest"])
+#: Words that make a stated comparison say nothing of its order: "is not lighter", "no heavier".
+_DENIALS = frozenset(["not", "no", "never", "neither", "nor", "hardly", "barely", "n't"])
 #: Verbs of change over time: "rose in 2025 compared with 2024".
 _CHANGES: dict[str, int] = {}
 for _words_, _sign in (("rose risen rise rises increased increase increases grew grown grow grows climbed gained", 1),
@@ -62,7 +64,7 @@ def superlative(word: str) -> tuple[int, frozenset[str] | None] | None:
 
 def by_time(word: str) -> bool:
     """Whether the comparison ranks speed, which durations rank the other way ("fastest": fewest seconds)."""
-    return word in _BY_TIME or word in ("fastest", "quickest", "slowest")
+    return word in _BY_TIME
 
 
 def misordered(claim: str, evidence: str) -> tuple[str, ...]:
@@ -90,7 +92,10 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
             continue
         if not first or not second:
             continue
-        if token.lower in _COMPARATIVES and (stated := _stated_reversed(first, second, token, evidence_tokens)):
+        denied = any(t.lower in _DENIALS or t.lower.endswith("n't") for t in claim_tokens[max(0, i - 4) : i]
+                     if t.clause == token.clause)  # "the Arc 5 is not lighter than the Arc 7" states no order
+        if token.lower in _COMPARATIVES and not denied and (
+                stated := _stated_reversed(first, second, token, evidence_tokens)):
             found.append(f"{token.text} (the source: “… {stated}”)")
             continue
         if not figures:
@@ -136,10 +141,6 @@ def _stated_reversed(first: frozenset[str], second: frozenset[str], comparative:
             continue
         return " ".join(t.text for t in before[-4:] + [token])
     return None
-
-
-#: Words that make a stated comparison say nothing of its order: "is not lighter", "no heavier".
-_DENIALS = frozenset(["not", "no", "never", "neither", "nor", "hardly", "barely", "n't"])
 
 
 def _side(tokens: list[Token], order: range, comparative: Token) -> frozenset[str]:

@@ -1,4 +1,4 @@
-"""Relations written as nouns or converse verbs, rewritten as the one verb the role checks read.
+"""Relations stated otherwise than by their verb: as nouns, converse verbs or the copula.
 
 The role-reversal check (``binding._reversals``) reads the parties of one verb: "A beat B"
 against "B beat A". Pages often state the same relation another way: "the DX6 replaces the
@@ -8,6 +8,9 @@ acquisition of Holt & Greaves by Marchbank"; "Elmstead lost to Corran". ``as_ver
 those forms of a text as the verb of their relation with its parties in the verb's own roles
 (``replaced``, ``lent … to``, ``bought``, ``beat``), so that the claim and the source, each
 rewritten, can be read by the same check.
+
+``swapped`` reads a relation the copula states, "X is a trading name of Y", whose parties no verb
+holds, and reports it turned round.
 
 A rewrite needs both parties named beside the phrase (a capitalised name, or a pronoun left as
 it is); anything else is left alone, so the check stays silent where it cannot read.
@@ -39,7 +42,8 @@ _VERB_OF = {"acquisition": "bought", "takeover": "bought", "purchase": "bought",
 _NOUN = "|".join(_VERB_OF)
 _NOUNS = " ".join(_VERB_OF)
 
-#: (words one of which the text must hold, pattern, replacement): the words spare most texts the patterns.
+#: (words one of which the text must hold as whole words, pattern, replacement): the words spare
+#: texts without the relation its pattern.
 _REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str | Callable[[re.Match[str]], str]], ...] = tuple(
     (tuple(words.split()), re.compile(pattern), replacement) for words, pattern, replacement in (
     # "X is the successor to Y", "X was introduced as the replacement for Y" → "X replaced Y"
@@ -96,6 +100,11 @@ _REWRITES: tuple[tuple[tuple[str, ...], re.Pattern[str], str | Callable[[re.Matc
 ))
 
 
+#: Longest text the rewrites read: a claim or a quoted passage, never a whole page.
+MAX_TEXT = 4000
+#: Relation nouns that hold both ways: "A is a sister company of B" is "B is a sister company of A".
+_BOTH_WAYS = frozenset(["sister", "twin", "partner", "rival", "ally", "neighbour", "neighbor", "counterpart",
+                        "competitor", "peer", "friend", "colleague", "sibling", "cousin", "equivalent", "namesake"])
 #: "X is a trading name of Y", "X was the parent company of Y": a relation the copula states, its two
 #: parties on either side of a noun phrase and "of", "to" or "for".
 _COPULAR = re.compile(rf"(?P<a>{_NAME})\s+{_COPULA}\s+(?:a|an|the|its|their)\s+(?P<noun>(?:[a-z][\w-]*\s+){{0,2}}?"
@@ -104,11 +113,16 @@ _COPULAR = re.compile(rf"(?P<a>{_NAME})\s+{_COPULA}\s+(?:a|an|the|its|their)\s+(
 
 def swapped(claim: str, evidence: str) -> list[str]:
     """The claim's "A is a N of B" where the evidence says "B is a N of A": "Quorral Bank is a trading
-    name of Sovra Direct" against "Sovra Direct is a trading name of Quorral Bank"."""
+    name of Sovra Direct" against "Sovra Direct is a trading name of Quorral Bank". Relations that
+    hold both ways ("a sister company of", "a rival of") are no reversal."""
+    if len(claim) > MAX_TEXT or len(evidence) > MAX_TEXT:
+        return []
     theirs = [(m["noun"].lower(), m["link"], _words(m["a"]), _words(m["b"])) for m in _COPULAR.finditer(evidence)]
     found = []
     for m in _COPULAR.finditer(claim):
         noun, link, a, b = m["noun"].lower(), m["link"], _words(m["a"]), _words(m["b"])
+        if set(noun.split()) & _BOTH_WAYS:
+            continue
         for other_noun, other_link, other_a, other_b in theirs:
             if (other_noun, other_link) == (noun, link) and _same(a, other_b) and _same(b, other_a) \
                     and not _same(a, other_a):
@@ -128,9 +142,12 @@ def _same(ours: set[str], theirs: set[str]) -> bool:
 
 def as_verbs(text: str) -> str:
     """``text`` with each relation it states as a noun or a converse verb rewritten as the
-    relation's verb: "the successor to" → "replaced", "a loan from B" → "B lent … to"."""
-    lower = text.lower()
-    for words, pattern, replacement in _REWRITES:
-        if any(word in lower for word in words):
+    relation's verb: "the successor to" → "replaced", "a loan from B" → "B lent … to". A text
+    longer than MAX_TEXT (no claim or quoted passage is) is left as it is."""
+    if len(text) > MAX_TEXT:
+        return text
+    words = set(re.findall(r"[a-z]+", text.lower()))
+    for triggers, pattern, replacement in _REWRITES:
+        if words.intersection(triggers):
             text = pattern.sub(replacement, text)
     return text
