@@ -149,7 +149,10 @@ def test_a_killed_batch_resumes_where_it_stopped(server, home, tmp_path):
 
 
 def test_ctrl_c_stops_after_the_finished_lines_and_exits_130(server, home, tmp_path):
-    server.routes.update({f"/slow{i}": Reply(PAGES["/library"].body, delay=0.3) for i in range(12)})
+    # Each page takes a second, so the run is still going when the signal comes, however loaded the
+    # machine is (at 0.3 s a page, two full-suite runs saw all 12 answers done before the test could
+    # see the second line).
+    server.routes.update({f"/slow{i}": Reply(PAGES["/library"].body, delay=1.0) for i in range(12)})
     items = [{"id": i, "claims": [{"claim": "The library holds 260,000 volumes.", "url": server.url(f"/slow{i}")}]}
              for i in range(12)]
     source = write_jsonl(tmp_path / "in.jsonl", items)
