@@ -690,7 +690,7 @@ def _figure_conflicts(claim_text: str, claim: list[Token], evidence_text: str, e
             reasons = []
             for runs in readings:
                 local = [run for run in runs if any(k in near for k in run)] or runs
-                claim_names = frozenset().union(*(_name_key(claim, run) for run in local))
+                claim_names = _name_key_of(claim, local)
                 reasons.append(_bound(quantity, place, claim_quantities, layout, claim_context, claim_names))
             verdicts.append(next((reason for reason in reasons if reason), None))
         if any(v is None for v in verdicts):
@@ -707,6 +707,7 @@ def _small_count(quantity: Quantity) -> bool:
 
 
 def _name_key_of(tokens: list[Token], runs: list[list[int]]) -> frozenset[str]:
+    """The word stems of all the names in ``runs``."""
     return frozenset().union(*(_name_key(tokens, run) for run in runs))
 
 
@@ -1177,7 +1178,7 @@ def _role_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[int
     if not claim_names:
         return []
     negates = bool(_negation_scopes(claim))
-    claim_name_stems = set().union(*(_name_key(claim, run) for run in claim_names))
+    claim_name_stems = _name_key_of(claim, claim_names)
     evidence_names = _names(evidence, common)
     found = []
     for run in claim_names:
@@ -1312,7 +1313,8 @@ def _reversals(claim: list[Token], evidence: list[Token], aligned: dict[int, lis
     return sorted(set(found))
 
 
-def _rewritten_reversals(claim: str, evidence: str, common: frozenset[str]) -> list[str]:
+def _rewritten_reversals(claim: str, evidence: str, evidence_tokens: list[Token], common: frozenset[str]
+                         ) -> list[str]:
     """Reversals of a relation that the claim or the evidence states as a noun or a converse verb
     ("the successor to", "a loan from", "lost to"), read once both are rewritten with its verb, or
     with the copula ("A is a trading name of B")."""
@@ -1320,13 +1322,12 @@ def _rewritten_reversals(claim: str, evidence: str, common: frozenset[str]) -> l
     claim_verbs, evidence_verbs = relations.as_verbs(claim), relations.as_verbs(evidence)
     if claim_verbs == claim and evidence_verbs == evidence:
         return swapped
-    claim_tokens, evidence_tokens = tokenize(claim_verbs), tokenize(evidence_verbs)
     # A claim verb the source itself uses beside its converse is read there, not in the rewriting:
     # "Corran lost to Elmstead in 2019 but beat them in 2021" states the claim's "Corran beat Elmstead".
-    stated = frozenset(_lemma(t.lower) for t in tokenize(evidence)) & _CONVERSE_REWRITTEN \
+    stated = frozenset(_lemma(t.lower) for t in evidence_tokens) & _CONVERSE_REWRITTEN \
         if claim_verbs == claim else frozenset()
-    return swapped + _reversals(claim_tokens, evidence_tokens, _aligned(claim_tokens, evidence_tokens), common,
-                                stated)
+    claim_read, evidence_read = tokenize(claim_verbs), tokenize(evidence_verbs)
+    return swapped + _reversals(claim_read, evidence_read, _aligned(claim_read, evidence_read), common, stated)
 
 
 #: The verbs the rewriting gives converse verbs ("lost to" → "beat", "sold to" → "bought").
@@ -1513,7 +1514,7 @@ def check(claim: str, evidence: str, neighbourhood: str | None = None, retrieved
                                                 tuple(document_figures))),
         other_roles=tuple(_role_conflicts(claim_tokens, evidence_tokens, aligned, common)),
         reversed_roles=tuple(_reversals(claim_tokens, evidence_tokens, aligned, common)
-                             + _rewritten_reversals(claim, evidence, common)),
+                             + _rewritten_reversals(claim, evidence, evidence_tokens, common)),
         overstated=tuple(_overstated(claim_tokens, evidence_tokens, aligned) + _ceilings(claim, evidence)),
         redated=tuple(_date_conflicts(claim, claim_tokens, evidence, evidence_tokens)),
     )

@@ -67,10 +67,8 @@ def misplaced(claim: str, document: str) -> tuple[str, ...]:
     if not claimed:
         return ()
     read = _Claim.read(claim)
-    found: list[str] = []
-    for table in tables:
-        for reading in (table, _transposed(table)):
-            found += [phrase for quantity in claimed for phrase in _in_columns(quantity, read, reading)]
+    found = [phrase for reading in _readings(tables) for quantity in claimed
+             for phrase in _in_columns(quantity, read, reading)]
     return tuple(dict.fromkeys(found))
 
 
@@ -91,15 +89,19 @@ def misranked(claim: str, document: str) -> tuple[str, ...]:
         return ()
     read = _Claim.read(claim)
     found: list[str] = []
-    for table in tables:
-        for reading in (table, _transposed(table)):
-            named = _named(reading.header[1:], read.words)
-            if named is None:
-                continue
-            for word, (sign, kinds), size in ranks:
-                if size is None or size == len(reading.header) - 1:  # "of the two" in a table of three: silent
-                    found += _outranked(reading, named + 1, word, sign, kinds, read)
+    for reading in _readings(tables):
+        named = _named(reading.header[1:], read.words)
+        if named is None:
+            continue
+        for word, (sign, kinds), size in ranks:
+            if size is None or size == len(reading.header) - 1:  # "of the two" in a table of three: silent
+                found += _outranked(reading, named + 1, word, sign, kinds, read)
     return tuple(dict.fromkeys(found))
+
+
+def _readings(tables: tuple[_Table, ...]) -> list[_Table]:
+    """Each table as written and turned round: subjects may head the columns or the rows."""
+    return [reading for table in tables for reading in (table, _transposed(table))]
 
 
 def _in_columns(quantity: Quantity, claim: _Claim, table: _Table) -> list[str]:
