@@ -225,13 +225,16 @@ def as_cases(suite: Suite, texts: dict[str, dict]) -> list[Case]:
                  titles=(texts[c.page]["title"] or "",)) for c in suite.claims]
 
 
-def default_systems(model: str | None = None, names: Sequence[str] | None = None) -> list:
-    """citemark served (the shipped model, the aegis pair when installed, lexical-only), then the peers."""
+def default_systems(model: str | None = None, names: Sequence[str] | None = None,
+                    combiner: dict | None = None) -> list:
+    """citemark served (the shipped model, the aegis pair when installed, lexical-only), then the peers.
+    ``combiner``: one to use with the shipped model instead of its own (the others keep theirs)."""
     names = list(names or ("citemark", *PEERS))
     systems: list = []
     for name in names:
         if name == "citemark":
-            systems += [Citemark(m, "served") for m in citemark_models(model)]
+            shipped, *others = citemark_models(model)
+            systems += [Citemark(shipped, "served", combiner=combiner)] + [Citemark(m, "served") for m in others]
         else:
             systems.append(SYSTEMS[name]())
     return systems
@@ -245,14 +248,14 @@ def short_name(system) -> str:  # noqa: ANN001
 
 
 def run(model: str | None = None, *, folder: Path | str = SUITE, names: Sequence[str] | None = None,
-        out: Path | None = OUT, systems: list | None = None) -> dict:
+        out: Path | None = OUT, systems: list | None = None, combiner: dict | None = None) -> dict:
     """Judge the suite with every system; the report (also written to ``out`` as JSON)."""
     suite = load_suite(folder)
     texts = extract_texts(suite)
     cases = as_cases(suite, texts)
     bodies = [suite.pages[c.page] for c in suite.claims]
     results = []
-    for system in systems if systems is not None else default_systems(model, names):
+    for system in systems if systems is not None else default_systems(model, names, combiner):
         print(f"  {system.name}…", flush=True)
         started = time.perf_counter()
         if isinstance(system, Citemark):
@@ -414,8 +417,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suite", type=Path, default=SUITE)
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--markdown", action="store_true", help="also print the REPORT.md section")
+    parser.add_argument("--combiner", type=Path, help="a combiner JSON to use with citemark's model instead of its own")
     args = parser.parse_args(argv)
-    report = run(args.model, folder=args.suite, names=args.system, out=args.out)
+    combiner = json.loads(args.combiner.read_text()) if args.combiner else None
+    report = run(args.model, folder=args.suite, names=args.system, out=args.out, combiner=combiner)
     print()
     print_table(report)
     if args.markdown:

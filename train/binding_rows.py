@@ -112,7 +112,10 @@ def variants(window: list[str], i: int, rng: random.Random, opposites: dict[str,
     return out
 
 
-def build(per_kind: int, replay: int, nli: int, seed: int) -> tuple[list[dict], list[dict], Counter]:
+def build(per_kind: int, replay: int, nli: int, seed: int,
+          added: tuple[str, ...] = ()) -> tuple[list[dict], list[dict], Counter]:
+    """The stage's rows, its held-out rows, and how many rows of each binding kind were made.
+    ``added``: permissive sets whose rows (all but the held-out ones) join the mix whole."""
     rng = random.Random(seed)
     opposites: dict[str, str] = {}
     for a, b in opposite_pairs():
@@ -155,9 +158,22 @@ def build(per_kind: int, replay: int, nli: int, seed: int) -> tuple[list[dict], 
         general += [r for r in read(name) if r["label"] != "not_entailment" and not held_out(r)]
     rng.shuffle(general)
     rows += general[:nli]
+    for name in added:
+        assert name in PERMISSIVE, f"{name} is not a permissive set (build_data.PERMISSIVE)"
+        rows += [r for r in read(name) if not held_out(r)]
     rng.shuffle(rows)
     rng.shuffle(heldout)
     return rows, heldout[:3000], made
+
+
+def with_binding(mix: dict, binding: dict) -> dict:
+    """The build's mix with the binding rows' sets added (each set's row count under "binding"),
+    so that the card lists every set the weights saw, with its licence."""
+    sets = {name: dict(entry) for name, entry in mix.get("sets", {}).items()}
+    for name, entry in binding.get("sets", {}).items():
+        sets.setdefault(name, {"licence": entry["licence"]})["binding"] = entry["rows"]
+    summary = {key: binding[key] for key in ("rows", "labels", "binding") if key in binding}
+    return {**mix, "sets": sets, "binding_rows": summary}
 
 
 def main() -> None:
@@ -167,13 +183,17 @@ def main() -> None:
     parser.add_argument("--replay", type=int, default=12000, help="grounding rows of stage 2 replayed")
     parser.add_argument("--nli", type=int, default=8000, help="general NLI rows replayed")
     parser.add_argument("--seed", type=int, default=17)
+    parser.add_argument("--add", action="append", default=[], choices=sorted(PERMISSIVE),
+                        help="a permissive set whose rows join the mix whole (repeatable; e.g. mnli_dev)")
     args = parser.parse_args()
-    rows, heldout, made = build(args.per_kind, args.replay, args.nli, args.seed)
+    rows, heldout, made = build(args.per_kind, args.replay, args.nli, args.seed, tuple(args.add))
     args.out.mkdir(parents=True, exist_ok=True)
     for name, part in (("stage3", rows), ("heldout", heldout)):
         with open(args.out / f"{name}.jsonl", "w", encoding="utf-8") as handle:
             handle.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in part)
+    sets = Counter(r["dataset"] for r in rows)
     summary = {"rows": len(rows), "labels": dict(Counter(r["label"] for r in rows)), "binding": dict(made),
+               "sets": {name: {"licence": PERMISSIVE[name], "rows": n} for name, n in sorted(sets.items())},
                "heldout": len(heldout)}
     (args.out / "mix.json").write_text(json.dumps(summary, indent=2))
     print(json.dumps(summary, indent=2))

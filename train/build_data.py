@@ -53,6 +53,9 @@ PERMISSIVE = {
     "breaking_nli": "CC BY-SA 4.0",
     "conjnli": "MIT",
     "dnc_recast": "MIT / BSD-like / CC BY-SA / CC BY 4.0",
+    # added to ../shared/train in 2026-12; read by train.binding_rows --add
+    "mnli_dev": "OANC / CC BY-SA 3.0 (MultiNLI)",
+    "scitail_test": "Apache-2.0",
 }
 #: Research-only sets: for experiments that learn what helps, never shipped.
 EXPERIMENTAL = ["bingcheck", "climate_fever", "healthver", "check_covid", "covidfact", "politihop"]

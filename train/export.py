@@ -24,6 +24,7 @@ import numpy as np
 import torch
 
 from citemark.models.pack import FORMAT, MANIFEST, file_sha256, load_pack
+from train.binding_rows import with_binding
 from train.train import LABELS, CrossEncoder, default_base
 
 HERE = Path(__file__).resolve().parent
@@ -151,6 +152,8 @@ def main() -> None:
     parser.add_argument("--checkpoint", type=Path, required=True, help="a train.py work folder with model.pt")
     parser.add_argument("--out", type=Path, required=True, help="pack folder to write")
     parser.add_argument("--mix", type=Path, default=HERE / "work" / "data" / "mix.json")
+    parser.add_argument("--binding-mix", type=Path,
+                        help="the mix.json of train.binding_rows, when the model also trained on binding rows")
     parser.add_argument("--heldout", type=Path, default=HERE / "work" / "data" / "heldout.jsonl")
     parser.add_argument("--name", default="citemark-grounding-minilm")
     parser.add_argument("--version", default="1.0")
@@ -160,6 +163,8 @@ def main() -> None:
     model = load_model(args.checkpoint)
     tokenizer_dir = args.checkpoint / "tokenizer"
     mix = json.loads(args.mix.read_text()) if args.mix.exists() else {}
+    if args.binding_mix:
+        mix = with_binding(mix, json.loads(args.binding_mix.read_text()))
     done = args.checkpoint / "done.json"
     training = json.loads(done.read_text()).get("recipe") if done.exists() else None
     with tempfile.TemporaryDirectory() as scratch:

@@ -90,6 +90,19 @@ def dev_rows(paths: list[Path]) -> list[dict]:
              "group": path.stem} for path in paths for c in load(path)]
 
 
+def contrast_dev_rows() -> list[dict]:
+    """The development contrast set (``train/contrast_dev/``: written for citemark from other texts than
+    the suite, never ../shared/bench) as fitting rows: claims as AI answers write them, against whole
+    pages, its true kinds supported and its false kinds not."""
+    from train.contrast_dev import PARTS, TRUE_KINDS, claims_of, source_text
+
+    claims = claims_of(list(PARTS))
+    texts = {page: source_text(*page) for page in {(part, claim["page"]) for part, claim in claims}}
+    return [{"premise": texts[part, claim["page"]], "hypothesis": claim["claim"],
+             "label": "entailment" if claim["kind"] in TRUE_KINDS else "not", "group": "contrast_dev"}
+            for part, claim in claims]
+
+
 def featurise(rows: list[dict], scorer, k: int) -> list[dict | None]:
     """Per row: the combiner's features and what else the verdict rules read (JSON-ready), measured
     by ``scoring.judge.gather``, the engine's own sequence, with the model batched across rows."""
@@ -263,6 +276,9 @@ def main() -> None:
     parser.add_argument("--held-out", action="store_true",
                         help="without --dev: fit on the training sets' held-out rows only (never trained on; "
                              "what the shipped combiners use, so that no benchmark data is fitted on)")
+    parser.add_argument("--contrast-dev", action="store_true",
+                        help="without --dev: also fit on the development contrast set (train/contrast_dev/), "
+                             "which then chooses the threshold beside the training rows")
     parser.add_argument("--cross-validate", action="store_true",
                         help="with --dev: estimate the fitted combiner's balanced accuracy on unseen claims (5 folds by page)")
     parser.add_argument("--swaps", type=int, default=0,
@@ -271,6 +287,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.cross_validate and not args.dev:
         parser.error("--cross-validate needs the dev sets (--dev FILE, repeated)")
+    if args.contrast_dev and args.dev:
+        parser.error("--contrast-dev fits on training material; it does not mix with the dev sets (--dev)")
 
     settings = Settings(model=args.model)
     pack = registry.resolve(settings)
@@ -283,6 +301,8 @@ def main() -> None:
     if args.heldout.exists():
         heldout_ids = {json.loads(line)["id"] for line in args.heldout.read_text().splitlines() if '"id"' in line}
     rows = rows_for_fitting(args.rows, args.seed, heldout_ids, held=args.held_out) if not args.dev else dev_rows(args.dev)
+    if args.contrast_dev:
+        rows += contrast_dev_rows()
     if args.dev and args.swaps:
         swaps = [r for r in rows_for_fitting(args.swaps * 4, args.seed, heldout_ids) if r.get("synthetic")][: args.swaps]
         rows += [{**r, "group": "swaps"} for r in swaps]
@@ -298,6 +318,8 @@ def main() -> None:
     kept = [(record, r["label"] == "entailment", r.get("group", "")) for record, r in zip(records, rows) if record]
     source = ", ".join(p.stem for p in args.dev) if args.dev else (
         f"held-out rows of {', '.join(SETS)} (+ swaps)" if args.held_out else f"{', '.join(SETS)} (+ swaps)")
+    if args.contrast_dev:
+        source += " and the development contrast set"
     combiner = fit_combiner(kept, names, args.l2, refutable=pack is not None, fitted_on=f"{len(kept)} rows of {source}",
                             log=print)
     print(json.dumps(combiner.to_dict(), indent=2))

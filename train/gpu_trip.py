@@ -5,14 +5,16 @@ the working tree and at most 64 MiB in all, has no network, gives 15 minutes, an
 most 8 files of 16 MiB. The base encoder alone is 91 MB in fp32, so the trip is planned:
 
 - ``pack`` (here): the base encoder's matrices as int8 with one scale per row (about 21 MB;
-  it is the starting point of fine-tuning, not the shipped model), the built training data
-  and the dev sets' evidence windows (the ones the engine would score), gzipped, into
-  ``.trip/`` (git-ignored; name it in the run's ``carry``).
+  it is the starting point of fine-tuning, not the shipped model), the built training data,
+  the binding rows when given, and the evidence windows (the ones the engine would score) of
+  the dev sets and of the development contrast set, gzipped, into ``.trip/`` (git-ignored;
+  name it in the run's ``carry``).
 - ``sweep`` (there): rebuilds the base, trains stage 1 once, then several stage-2 variants at
-  once on the one GPU, scores each on the dev windows (AUC of the best window's
-  P(entailment), the number this pipeline selects by), and writes the best weights in fp16,
-  split into parts that fit the way back, beside a report. With ``--soup`` the average of the
-  finished stage-2 runs competes too. Every run has a deadline, so something comes back even
+  once on the one GPU (with ``"binding": true``, on stage 2's rows and the binding rows), scores
+  each by the AUC of the best window's P(entailment) on held-out training rows and on the
+  development contrast set (what picks the run; the dev sets' AUC is reported beside it), and
+  writes the best weights in fp16, split into parts that fit the way back, beside a report.
+  With ``--soup`` the average of the finished stage-2 runs competes too. Every run has a deadline, so something comes back even
   if the machine is slower than planned.
 - ``unpack`` (here): joins the parts into a train.py work folder that export.py reads; given
   several returned folders, it averages their models (pack 1.2 is two sweeps' best, averaged).
@@ -35,11 +37,20 @@ from pathlib import Path
 
 import numpy as np
 
+from bench.metrics import roc_auc as auc
+
 HERE = Path(__file__).resolve().parent
 #: One returned file may be 16 MiB; parts stay under that.
 PART_BYTES = 15 * 2**20
 BASE_FILES = ("config.json", "tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt")
 DATA_FILES = ("stage1.jsonl", "stage2.jsonl", "heldout.jsonl", "mix.json")
+#: The binding rows (``train.binding_rows``), when the trip carries them: a variant with
+#: ``"binding": true`` trains stage 2 on stage2.jsonl and these together.
+BINDING_FILE = "binding.jsonl"
+#: Held-out training rows each run is scored on (one window each: the premise).
+HELDOUT_ROWS = 1200
+#: The contrast kinds the issue asks the model alone to turn down (P(entailment) < 0.5).
+BINDING_KINDS = ("polarity", "antonym", "role_reversal")
 #: Stage 1 once, then these stage-2 variants side by side (each from the stage-1 weights).
 STAGE1 = {"epochs": 2, "lr": 8e-5, "max_length": 160}
 STAGE2 = {
@@ -47,6 +58,7 @@ STAGE2 = {
     "s2-lr5-e3": {"epochs": 3, "lr": 5e-5, "max_length": 160, "seed": 11},
     "s2-lr3-e3": {"epochs": 3, "lr": 3e-5, "max_length": 160, "seed": 7},
     "s2-lr5-e3-len256": {"epochs": 3, "lr": 5e-5, "max_length": 256, "seed": 7},
+    "s2-lr5-e3-len256-binding": {"epochs": 3, "lr": 5e-5, "max_length": 256, "seed": 7, "binding": True},
 }
 #: The seed of a run whose settings name none (train.py's default).
 SEED = 7
@@ -130,6 +142,19 @@ def dev_windows(paths: list[Path], k: int) -> list[dict]:
             for row in dev_rows(paths)]
 
 
+def contrast_windows(k: int) -> list[dict]:
+    """The development contrast set's claims (train/contrast_dev/, never the suite) with their windows."""
+    from citemark.scoring.retrieve import EvidenceIndex
+    from train.contrast_dev import PARTS, TRUE_KINDS, claims_of, source_text
+
+    claims = claims_of(list(PARTS))
+    texts = {page: source_text(*page) for page in {(part, claim["page"]) for part, claim in claims}}
+    indexes = {page: EvidenceIndex(text) for page, text in texts.items()}
+    return [{"kind": claim["kind"], "claim": claim["claim"], "supported": claim["kind"] in TRUE_KINDS,
+             "windows": [hit.text for hit in indexes[part, claim["page"]].search(claim["claim"], k=k)]}
+            for part, claim in claims]
+
+
 def pack(args: argparse.Namespace) -> None:
     from safetensors.numpy import load_file
 
@@ -144,17 +169,31 @@ def pack(args: argparse.Namespace) -> None:
     for name in BASE_FILES:
         shutil.copy(base / name, out / "base" / name)
     (out / "data").mkdir()
-    for name in DATA_FILES:
-        with open(args.data / name, "rb") as source, gzip.open(out / "data" / f"{name}.gz", "wb") as target:
+    sources = {name: args.data / name for name in DATA_FILES}
+    if args.binding:
+        sources[BINDING_FILE] = args.binding
+    for name, path in sources.items():
+        with open(path, "rb") as source, gzip.open(out / "data" / f"{name}.gz", "wb") as target:
             shutil.copyfileobj(source, target)
-    windows = dev_windows(args.dev, Settings().evidence_windows)
-    with gzip.open(out / "dev-windows.jsonl.gz", "wt", encoding="utf-8") as handle:
-        handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in windows)
+    k = Settings().evidence_windows
+    for name, windows in (("dev-windows", dev_windows(args.dev, k)), ("contrast-windows", contrast_windows(k))):
+        with gzip.open(out / f"{name}.jsonl.gz", "wt", encoding="utf-8") as handle:
+            handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in windows)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     print(json.dumps({"trip": str(out), "bytes": size, "dev_claims": len(windows)}))
 
 
 # ---------------------------------------------------------------- sweep (there)
+
+
+def _windows(path: Path, limit: int | None) -> list[dict]:
+    """Claims with their windows, as pack wrote them (none when an older trip lacks the file);
+    with ``limit`` (a dry run), every n-th claim."""
+    if not path.exists():
+        return []
+    with gzip.open(path, "rt", encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle]
+    return rows[:: max(1, len(rows) // limit)] if limit else rows
 
 
 def rebuild_base(trip: Path, folder: Path) -> Path:
@@ -169,20 +208,34 @@ def rebuild_base(trip: Path, folder: Path) -> Path:
 
 
 def unzip_data(trip: Path, folder: Path, limit: int | None) -> Path:
+    """The trip's data as train.py reads it; with binding rows, also ``stage2-binding.jsonl``
+    (stage 2 and the binding rows in one file)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for name in DATA_FILES:
+    names = [*DATA_FILES] + ([BINDING_FILE] if (trip / "data" / f"{BINDING_FILE}.gz").exists() else [])
+    for name in names:
         with gzip.open(trip / "data" / f"{name}.gz", "rt", encoding="utf-8") as handle:
             text = handle.read()
         if limit and name.endswith(".jsonl"):
             text = "".join(text.splitlines(keepends=True)[:limit])
         (folder / name).write_text(text, encoding="utf-8")
+    if BINDING_FILE in names:
+        (folder / "stage2-binding.jsonl").write_text(
+            (folder / "stage2.jsonl").read_text(encoding="utf-8") + (folder / BINDING_FILE).read_text(encoding="utf-8"),
+            encoding="utf-8")
     return folder
+
+
+def stage_file(settings: dict, stage2: bool) -> str:
+    """The data file of a run: stage 1's, or stage 2's (with the binding rows when the variant asks)."""
+    if not stage2:
+        return "stage1.jsonl"
+    return "stage2-binding.jsonl" if settings.get("binding") else "stage2.jsonl"
 
 
 def train_command(data: Path, work: Path, base: Path, settings: dict, deadline: float, device: str,
                   threads: int, init: Path | None = None) -> list[str]:
     command = [
-        sys.executable, "-m", "train.train", "--data", str(data / ("stage2.jsonl" if init else "stage1.jsonl")),
+        sys.executable, "-m", "train.train", "--data", str(data / stage_file(settings, init is not None)),
         "--heldout", str(data / "heldout.jsonl"), "--work", str(work), "--base", str(base),
         "--epochs", str(settings["epochs"]), "--lr", str(settings["lr"]), "--max-length", str(settings["max_length"]),
         "--seed", str(settings.get("seed", SEED)), "--deadline", str(deadline), "--device", device,
@@ -191,12 +244,12 @@ def train_command(data: Path, work: Path, base: Path, settings: dict, deadline: 
     return command + (["--init", str(init)] if init else [])
 
 
-def dev_auc(work: Path, base: Path, windows: list[dict], device: str) -> dict:
-    """AUC of the best window's P(entailment) per dev set, as the engine would score the claim."""
+def best_entailment(work: Path, base: Path, windows: list[dict], device: str) -> list[float]:
+    """Per claim, the best window's P(entailment), as the engine would score the claim."""
     import torch
     from transformers import AutoTokenizer
 
-    from train.train import CrossEncoder, auc, probabilities
+    from train.train import CrossEncoder, probabilities
 
     model = CrossEncoder(base)
     model.load_state_dict(torch.load(work / "model.pt", map_location="cpu"))
@@ -207,6 +260,11 @@ def dev_auc(work: Path, base: Path, windows: list[dict], device: str) -> dict:
     best = [0.0] * len(windows)
     for (i, _), p in zip(pairs, probs):
         best[i] = max(best[i], p[0])
+    return best
+
+
+def dev_auc(best: list[float], windows: list[dict]) -> dict:
+    """AUC of the best window's P(entailment) per dev set (reported, never what picks the run)."""
     result = {}
     for name in sorted({row["set"] for row in windows}):
         chosen = [i for i, row in enumerate(windows) if row["set"] == name]
@@ -214,6 +272,22 @@ def dev_auc(work: Path, base: Path, windows: list[dict], device: str) -> dict:
     defined = [value for value in result.values() if value == value]  # a set with one class has no AUC
     result["mean"] = round(sum(defined) / len(defined), 4) if defined else 0.0
     return result
+
+
+def contrast_scores(best: list[float], windows: list[dict]) -> dict:
+    """On the development contrast set: AUC of true against false claims, and the share of its
+    polarity, antonym and role-reversal claims the model alone puts below P(entailment) 0.5."""
+    binding = [p for p, row in zip(best, windows) if row["kind"] in BINDING_KINDS]
+    return {"auc": round(auc(best, [row["supported"] for row in windows]), 4) if windows else float("nan"),
+            "binding_below_half": round(sum(p < 0.5 for p in binding) / len(binding), 4) if binding else float("nan")}
+
+
+def selection_score(run: dict) -> float:
+    """What picks the run that comes back: the mean of its held-out AUC (training rows it never saw)
+    and its AUC on the development contrast set. Never the dev sets, which only measure."""
+    values = [run.get("heldout_auc"), run.get("contrast", {}).get("auc")]
+    values = [v for v in values if v is not None and v == v]
+    return sum(values) / len(values) if values else 0.0
 
 
 def soup_of(names: list[str], work: Path, report: dict, score) -> None:
@@ -225,7 +299,7 @@ def soup_of(names: list[str], work: Path, report: dict, score) -> None:
     folder = work / "soup"
     folder.mkdir(exist_ok=True)
     torch.save({k: torch.from_numpy(v) for k, v in average(states).items()}, folder / "model.pt")
-    report["runs"]["soup"] = {"averaged": names, "dev_auc": score(folder)}
+    report["runs"]["soup"] = {"averaged": names, **score(folder)}
     print(json.dumps({"soup": report["runs"]["soup"]}), flush=True)
 
 
@@ -253,25 +327,34 @@ def sweep(args: argparse.Namespace) -> None:
     shutil.rmtree(work, ignore_errors=True)  # train.py resumes from what it finds: start clean
     base = rebuild_base(args.trip, work / "base")
     data = unzip_data(args.trip, work / "data", args.limit)
-    with gzip.open(args.trip / "dev-windows.jsonl.gz", "rt", encoding="utf-8") as handle:
-        windows = [json.loads(line) for line in handle]
-    if args.limit:  # a dry run: a few claims of every dev set
-        windows = windows[:: max(1, len(windows) // args.limit)]
+    windows, contrast = (_windows(args.trip / f"{name}.jsonl.gz", args.limit) for name in ("dev-windows", "contrast-windows"))
+    held = [{"claim": row["hypothesis"], "windows": [row["premise"]], "supported": row["label"] == "entailment"}
+            for row in map(json.loads, (data / "heldout.jsonl").read_text(encoding="utf-8").splitlines()[: args.limit or HELDOUT_ROWS])]
     variants = json.loads(args.stage2) if args.stage2 else STAGE2
+    if not (data / BINDING_FILE).exists():
+        variants = {name: settings for name, settings in variants.items() if not settings.get("binding")}
     report: dict = {"device": args.device, "found": found, "budget_s": budget, "stage1": STAGE1, "stage2": variants,
                     "runs": {}}
 
     def log_of(name: str) -> Path:
         return work / f"{name}.log"
 
+    def scores(folder: Path) -> dict:
+        found = {"dev_auc": dev_auc(best_entailment(folder, base, windows, args.device), windows),
+                 "heldout_auc": round(auc(best_entailment(folder, base, held, args.device),
+                                          [row["supported"] for row in held]), 4)}
+        if contrast:
+            found["contrast"] = contrast_scores(best_entailment(folder, base, contrast, args.device), contrast)
+        return found
+
     def finish(name: str, folder: Path, code: int) -> None:
         entry: dict = {"exit": code, "seconds": round(time.time() - started)}
         if (folder / "done.json").exists():
             entry.update(json.loads((folder / "done.json").read_text()))
-            entry["dev_auc"] = dev_auc(folder, base, windows, args.device)
+            entry.update(scores(folder))
         report["runs"][name] = entry
-        print(json.dumps({name: {k: entry.get(k) for k in ("exit", "seconds", "steps", "planned_steps", "dev_auc")}}),
-              flush=True)
+        print(json.dumps({name: {k: entry.get(k) for k in ("exit", "seconds", "steps", "planned_steps", "heldout_auc",
+                                                           "contrast", "dev_auc")}}), flush=True)
 
     cores = os.cpu_count() or 2
     stage1 = work / "stage1"
@@ -292,9 +375,9 @@ def sweep(args: argparse.Namespace) -> None:
             finish(name, work / name, code)
     finished = [name for name in variants if "dev_auc" in report["runs"].get(name, {})]
     if args.soup and len(finished) > 1:
-        soup_of(finished, work, report, lambda folder: dev_auc(folder, base, windows, args.device))
+        soup_of(finished, work, report, scores)
     # Stage 1 alone is general NLI: it competes only when no stage-2 variant finished.
-    scored = {name: run["dev_auc"]["mean"] for name, run in report["runs"].items() if "dev_auc" in run}
+    scored = {name: selection_score(run) for name, run in report["runs"].items() if "dev_auc" in run}
     if len(scored) > 1:
         scored.pop("stage1")
     if scored:
@@ -343,8 +426,8 @@ def unpack(args: argparse.Namespace) -> None:
     (args.out / "done.json").write_text(json.dumps({"recipe": recipe, "sweeps": reports}, indent=2))
     for report in reports:
         best = report["runs"][report["best"]]
-        print(json.dumps({"best": report["best"], "dev_auc": best["dev_auc"], "steps": best.get("steps"),
-                          "planned_steps": best.get("planned_steps")}))
+        print(json.dumps({"best": report["best"], **{key: best.get(key) for key in (
+            "heldout_auc", "contrast", "dev_auc", "steps", "planned_steps")}}))
     print(json.dumps({"checkpoint": str(args.out), "sweeps": len(states)}))
 
 
@@ -354,6 +437,7 @@ def main() -> None:
     p = commands.add_parser("pack", help="here: write .trip/ for the run's carry")
     p.add_argument("--data", type=Path, default=HERE / "work" / "data", help="a build_data.py output folder")
     p.add_argument("--dev", type=Path, action="append", required=True, help="bench dev set (repeatable)")
+    p.add_argument("--binding", type=Path, help="binding rows (train.binding_rows' stage3.jsonl) for the binding variants")
     p.add_argument("--out", type=Path, default=HERE.parent / ".trip")
     p.set_defaults(run=pack)
     s = commands.add_parser("sweep", help="there: train stage 1 and the stage-2 variants, return the best")

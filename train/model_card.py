@@ -87,11 +87,12 @@ def main() -> None:
         "",
         "Only sets with a permissive licence in ../shared/train/SOURCES.md. Rows per stage:",
         "",
-        "| set | licence | stage 1 (general NLI) | stage 2 (grounding) |",
-        "|---|---|---:|---:|",
+        "| set | licence | stage 1 (general NLI) | stage 2 (grounding) | binding rows |",
+        "|---|---|---:|---:|---:|",
     ]
     for name, entry in sorted(mix.get("sets", {}).items()):
-        lines.append(f"| {name} | {entry.get('licence', '')} | {entry.get('stage1', '')} | {entry.get('stage2', '')} |")
+        lines.append(f"| {name} | {entry.get('licence', '')} | {entry.get('stage1', '')} | {entry.get('stage2', '')} "
+                     f"| {entry.get('binding', '')} |")
     synthetic = mix.get("synthetic", {})
     if synthetic:
         lines += ["", "Synthetic rows (stage 2), made from the premises above: "

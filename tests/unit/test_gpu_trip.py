@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from train.gpu_trip import average, join, pack_weights, split, unpack_weights
+from train.gpu_trip import (
+    average,
+    contrast_scores,
+    join,
+    pack_weights,
+    selection_score,
+    split,
+    stage_file,
+    unpack_weights,
+    unzip_data,
+)
 
 
 def test_matrices_travel_as_int8_and_come_back_within_half_a_step() -> None:
@@ -56,3 +66,38 @@ def test_runs_are_averaged_weight_by_weight_and_unlike_models_refused() -> None:
         average([first, {"w": second["w"]}])
     with pytest.raises(SystemExit, match="differ in their layers"):
         average([first, {"w": np.zeros((2, 2), dtype=np.float16), "b": second["b"]}])
+
+
+def test_the_binding_variant_trains_stage_2_with_the_binding_rows_and_stage_1_never_does() -> None:
+    assert stage_file({"binding": True}, stage2=True) == "stage2-binding.jsonl"
+    assert stage_file({}, stage2=True) == "stage2.jsonl"
+    assert stage_file({"binding": True}, stage2=False) == "stage1.jsonl"
+
+
+def test_a_trip_with_binding_rows_gives_stage_2_and_them_in_one_file(tmp_path) -> None:
+    import gzip
+
+    (tmp_path / "trip" / "data").mkdir(parents=True)
+    contents = {"stage1.jsonl": "a\n", "stage2.jsonl": "b\nc\n", "heldout.jsonl": "h\n", "mix.json": "{}",
+                "binding.jsonl": "x\ny\nz\n"}
+    for name, text in contents.items():
+        with gzip.open(tmp_path / "trip" / "data" / f"{name}.gz", "wt") as handle:
+            handle.write(text)
+    data = unzip_data(tmp_path / "trip", tmp_path / "data", limit=2)
+    assert (data / "stage2-binding.jsonl").read_text() == "b\nc\nx\ny\n"  # --limit cuts each file first
+    assert (data / "stage1.jsonl").read_text() == "a\n"
+
+
+def test_the_run_that_comes_back_is_picked_without_the_dev_sets() -> None:
+    strong_on_dev = {"dev_auc": {"mean": 0.9}, "heldout_auc": 0.70, "contrast": {"auc": 0.60}}
+    strong_elsewhere = {"dev_auc": {"mean": 0.6}, "heldout_auc": 0.75, "contrast": {"auc": 0.70}}
+    assert selection_score(strong_elsewhere) > selection_score(strong_on_dev)
+    assert selection_score({"heldout_auc": 0.7, "contrast": {"auc": float("nan")}}) == 0.7
+
+
+def test_contrast_scores_count_only_the_kinds_the_model_must_turn_down() -> None:
+    windows = [{"kind": "verbatim", "supported": True}, {"kind": "polarity", "supported": False},
+               {"kind": "antonym", "supported": False}, {"kind": "date_shift", "supported": False}]
+    scores = contrast_scores([0.9, 0.2, 0.8, 0.1], windows)
+    assert scores["binding_below_half"] == 0.5  # polarity below, antonym not; date_shift is not counted
+    assert scores["auc"] == 1.0

@@ -183,7 +183,7 @@ _PHRASES = (("no", "longer"), ("rather", "than"), ("instead", "of"), ("far", "fr
 #: The first words of the multi-word cues, as a clause's sign that it negates something.
 _PRIVATIVE_WORDS = frozenset(phrase[0] for phrase in _PHRASES) - {"other", "free", "far", "yet"}
 #: Contrastive privatives: "MQL rather than SQL" says the claim's "SQL" is the road not taken.
-_CONTRASTIVE = ("rather than", "instead of")
+CONTRASTIVE = ("rather than", "instead of")
 #: Words after "not" that make it deny nothing, or deny only a degree ("not only", "no later than").
 _NOT_DENYING = frozenset(["only", "just", "merely", "simply", "least", "until", "later", "earlier", "less",
                           "more", "fewer", "doubt", "sooner", "unlike", "unusual", "uncommon", "surprisingly"])
@@ -286,7 +286,7 @@ def _negation_conflicts(claim: list[Token], evidence: list[Token], aligned: dict
     if denied:
         return denied
     for first, last, cue in evidence_scopes:
-        if cue not in _CONTRASTIVE:
+        if cue not in CONTRASTIVE:
             continue
         rejected = [i for i in words if any(first <= j <= last for j in aligned[i]) and not _covered(claim_scopes, i)]
         chosen = next((evidence[j] for j in range(first - len(cue.split()) - 1, -1, -1) if _content(evidence[j])), None)
@@ -417,7 +417,7 @@ def _alternative_only(tokens: list[Token], scope: tuple[int, int, str]) -> tuple
     """"a ferry rather than a bridge links the banks": "rather than" rejects the noun phrase after it,
     not the verb that follows it."""
     first, last, cue = scope
-    if cue not in _CONTRASTIVE:
+    if cue not in CONTRASTIVE:
         return scope
     verb = next((k for k in range(first + 1, last + 1) if tokens[k].lower in _AUXILIARIES or (
         not tokens[k].capital and _past_or_present(tokens[k].lower) and tokens[k - 1].lower not in _DETERMINERS)), None)

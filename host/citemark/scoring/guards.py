@@ -36,7 +36,8 @@ _NOT_DENIALS = re.compile(r"(?:\bnot|n't)\s+(?:only|just|merely|simply)\b|\bif n
 
 
 #: Evidence that states a claim's "not" in other words: "a 20 cm telescope rather than a professional one".
-_PRIVATIVES = re.compile(r"\b(?:rather\s+than|instead\s+of)\b", re.IGNORECASE)
+_PRIVATIVES = re.compile(r"\b(?:" + "|".join(cue.replace(" ", r"\s+") for cue in binding.CONTRASTIVE) + r")\b",
+                         re.IGNORECASE)
 
 
 def _negates(text: str) -> bool:
