@@ -180,3 +180,22 @@ def test_an_alias_the_claim_defines_in_parentheses_need_not_be_in_the_source():
     result = check("Heart size is measured by the cardiothoracic ratio (CTR) on a chest X-ray.", source, source)
     assert result.missing_names == ()
     assert check("Heart size is measured by the Boston ratio on a chest X-ray.", source, source).missing_names == ("Boston",)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "found"),
+    [
+        ("The audience grew by about 45,000.", "The audience grew from about 140,000 a year to about 185,000.",
+         ("45,000 (from 140,000 and 185,000)",)),
+        ("A full build took 73 seconds less.", "A full build took 94 seconds with 1.x and 21 seconds with 2.0.",
+         ("73 seconds (from 94 seconds and 21 seconds)",)),
+        ("The prize was founded 39 years before she won it.", "The prize was founded in 1988. She won it in 2027.",
+         ("39 years (from 1988 and 2027)",)),
+        # no pair gives it; and figures of two dimensions, or years for a count, are never subtracted
+        ("The audience grew by about 60,000.", "The audience grew from about 140,000 a year to about 185,000.", ()),
+        ("The lake is 39 metres deep.", "The dam was built in 1988 and raised in 2027.", ()),
+        ("The tower is 11 metres taller.", "The tower is 42 metres tall and weighs 31 tonnes.", ()),
+    ],
+)
+def test_a_claim_figure_is_named_worked_out_when_two_figures_of_the_passage_give_it(claim, passage, found):
+    assert check(claim, passage, passage, neighbourhood=passage).worked_out == found

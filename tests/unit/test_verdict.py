@@ -64,6 +64,13 @@ def measure(**changes) -> Measurement:
         ({"support": 0.1, "coverage": 0.3, "document_coverage": 0.1}, Label.UNSUPPORTED, "not_found"),
         ({"support": 0.1, "coverage": 0.4, "document_coverage": 0.6}, Label.UNSUPPORTED, "not_entailed"),
         ({"support": 0.1, "paywalled": True}, Label.PAYWALLED, "paywall"),
+        # a figure worked out from two of the passage's: never "contradicted" for it, and never "supported"
+        ({"support": 0.1, "contradiction": 0.97, "guards": GuardResult(("45,000",), worked_out=(
+            "45,000 (from 140,000 and 185,000)",))}, Label.PARTIAL, "worked_out"),
+        ({"support": 0.2, "guards": GuardResult(("45,000",), ("45,000",), worked_out=("45,000 (from 140,000 and 185,000)",))},
+         Label.PARTIAL, "worked_out"),
+        ({"guards": GuardResult(("45,000",), worked_out=("45,000 (from 140,000 and 185,000)",))},
+         Label.PARTIAL, "number_missing"),
         # lexical-only: no model contradiction, still never supported with a wrong figure
         ({"contradiction": None, "guards": GuardResult(("1925",), (), ())}, Label.PARTIAL, "number_missing"),
     ],

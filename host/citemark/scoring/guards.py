@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from citemark.scoring import binding, comparisons, tables
 from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
-from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in
+from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in, worked_out
 
 __all__ = ["GuardResult", "check", "entities"]
 
@@ -139,6 +139,7 @@ class GuardResult:
     missing_names: tuple[str, ...] = ()  # claim names found nowhere in the source
     unstated_names: tuple[str, ...] = ()  # claim names in the source, but not near the evidence window
     negation_mismatch: bool = False  # the claim negates, the evidence does not
+    worked_out: tuple[str, ...] = ()  # claim figures the source does not state but two of its figures give
     binding: Binding = Binding()  # what the evidence attaches differently (negation scope, opposites, roles, figures)
 
     @property
@@ -173,6 +174,11 @@ def check(
         missing.append(quantity.text)
         if any(other.is_year == quantity.is_year for other in evidence_numbers):
             conflicting.append(quantity.text)
+    passage_numbers = parse_quantities(neighbourhood) if missing and neighbourhood is not None else evidence_numbers
+    derived = []
+    for quantity in claim_numbers:
+        if quantity.text in missing and (pair := worked_out(quantity, passage_numbers)):
+            derived.append(f"{quantity.text} (from {pair[0].text} and {pair[1].text})")
     names = _names(claim)
     if names:  # a source's name words are read only for claims that name something
         document_terms = _document_name_words(document)
@@ -207,7 +213,7 @@ def check(
     return GuardResult(
         missing_numbers=tuple(missing), conflicting_numbers=tuple(conflicting), missing_names=tuple(missing_names),
         unstated_names=tuple(unstated_names),
-        negation_mismatch=negated, binding=bound,
+        negation_mismatch=negated, worked_out=tuple(derived), binding=bound,
     )
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from citemark.scoring.lexical import terms
 
-__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in"]
+__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in", "worked_out"]
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "bn": 1e9, "mn": 1e6}
 _WORDS = {
@@ -448,6 +449,39 @@ def same_quantity(claimed: Quantity, stated: Quantity) -> bool:
     if stated.decimals > claimed.decimals:
         return round(have, claimed.decimals) == want  # "21 %" for "21.4 %"
     return False
+
+
+#: How many of a passage's figures are paired to look for a claim's worked-out figure (a quoted
+#: passage has a handful; a hostile one is cut here, so the pairing stays small).
+WORKED_OUT_FIGURES = 40
+_YEARS = frozenset(["year", "years", "yr", "yrs"])
+
+
+def worked_out(claimed: Quantity, stated: Sequence[Quantity]) -> tuple[Quantity, Quantity] | None:
+    """Two figures of a passage whose difference is the claim's figure: "grew by about 45,000"
+    from "from about 140,000 … to about 185,000", "39 years" between 1988 and 2027, "9 mm wider"
+    from 1,459 mm and 1,450 mm. The model reads such a claim as a conflict with the passage
+    (the figure is not there); it is arithmetic on what the passage states. None when no pair
+    of the first WORKED_OUT_FIGURES figures gives it."""
+    if claimed.is_year or claimed.value <= 0:
+        return None
+    figures = stated[:WORKED_OUT_FIGURES]
+    for i, a in enumerate(figures):
+        for b in figures[i + 1 :]:
+            if a.is_year or b.is_year:
+                if a.is_year and b.is_year and claimed.unit in _YEARS and abs(a.value - b.value) == claimed.value:
+                    return a, b
+                continue
+            if a.dimension != b.dimension or not (comparable(claimed, a) and comparable(claimed, b)):
+                continue
+            if a.dimension and a.unit != b.unit:
+                continue  # "1,459 mm" and "1,450 mm"; figures in two units are not subtracted here
+            difference = replace(a, value=abs(a.value - b.value), text=f"{a.text} − {b.text}", hedge="",
+                                 base=None if a.base is None or b.base is None else abs(a.base - b.base),
+                                 decimals=max(a.decimals, b.decimals))
+            if difference.value > 0 and same_quantity(claimed, difference):
+                return a, b
+    return None
 
 
 def _looks_rounded(text: str) -> bool:
