@@ -169,7 +169,8 @@ def _code_stamp() -> str:
 
     package = HERE.parent / "host" / "citemark"
     digest = hashlib.sha1()
-    for name in ("features.py", "guards.py", "retrieve.py", "lexical.py", "segment.py"):
+    for name in ("features.py", "guards.py", "retrieve.py", "lexical.py", "segment.py", "binding.py", "quantities.py",
+                 "comparisons.py", "relations.py", "tables.py"):
         digest.update((package / "scoring" / name).read_bytes())
     digest.update((package / "verdict.py").read_bytes())
     return "-" + digest.hexdigest()[:8]

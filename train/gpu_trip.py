@@ -176,14 +176,27 @@ def pack(args: argparse.Namespace) -> None:
         with open(path, "rb") as source, gzip.open(out / "data" / f"{name}.gz", "wb") as target:
             shutil.copyfileobj(source, target)
     k = Settings().evidence_windows
-    for name, windows in (("dev-windows", dev_windows(args.dev, k)), ("contrast-windows", contrast_windows(k))):
+    written = {"dev-windows": dev_windows(args.dev, k), "contrast-windows": contrast_windows(k)}
+    for name, windows in written.items():
         with gzip.open(out / f"{name}.jsonl.gz", "wt", encoding="utf-8") as handle:
             handle.writelines(json.dumps(row, ensure_ascii=False) + "\n" for row in windows)
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-    print(json.dumps({"trip": str(out), "bytes": size, "dev_claims": len(windows)}))
+    print(json.dumps({"trip": str(out), "bytes": size, "dev_claims": len(written["dev-windows"]),
+                      "contrast_claims": len(written["contrast-windows"])}))
 
 
 # ---------------------------------------------------------------- sweep (there)
+
+
+def held_out_windows(path: Path, count: int) -> list[dict]:
+    """``count`` held-out rows drawn with a fixed seed from every set (the file is in set order,
+    so its first rows would be general NLI only), each premise as its claim's one window."""
+    import random
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    chosen = random.Random(1).sample(rows, min(count, len(rows)))
+    return [{"claim": row["hypothesis"], "windows": [row["premise"]], "supported": row["label"] == "entailment"}
+            for row in chosen]
 
 
 def _windows(path: Path, limit: int | None) -> list[dict]:
@@ -278,8 +291,13 @@ def contrast_scores(best: list[float], windows: list[dict]) -> dict:
     """On the development contrast set: AUC of true against false claims, and the share of its
     polarity, antonym and role-reversal claims the model alone puts below P(entailment) 0.5."""
     binding = [p for p, row in zip(best, windows) if row["kind"] in BINDING_KINDS]
-    return {"auc": round(auc(best, [row["supported"] for row in windows]), 4) if windows else float("nan"),
-            "binding_below_half": round(sum(p < 0.5 for p in binding) / len(binding), 4) if binding else float("nan")}
+    return {"auc": _rounded(auc(best, [row["supported"] for row in windows])),
+            "binding_below_half": round(sum(p < 0.5 for p in binding) / len(binding), 4) if binding else None}
+
+
+def _rounded(value: float) -> float | None:
+    """An AUC for report.json: None where it is undefined (one class only), which strict JSON can read."""
+    return round(value, 4) if value == value else None
 
 
 def selection_score(run: dict) -> float:
@@ -328,8 +346,7 @@ def sweep(args: argparse.Namespace) -> None:
     base = rebuild_base(args.trip, work / "base")
     data = unzip_data(args.trip, work / "data", args.limit)
     windows, contrast = (_windows(args.trip / f"{name}.jsonl.gz", args.limit) for name in ("dev-windows", "contrast-windows"))
-    held = [{"claim": row["hypothesis"], "windows": [row["premise"]], "supported": row["label"] == "entailment"}
-            for row in map(json.loads, (data / "heldout.jsonl").read_text(encoding="utf-8").splitlines()[: args.limit or HELDOUT_ROWS])]
+    held = held_out_windows(data / "heldout.jsonl", args.limit or HELDOUT_ROWS)
     variants = json.loads(args.stage2) if args.stage2 else STAGE2
     if not (data / BINDING_FILE).exists():
         variants = {name: settings for name, settings in variants.items() if not settings.get("binding")}
@@ -341,8 +358,8 @@ def sweep(args: argparse.Namespace) -> None:
 
     def scores(folder: Path) -> dict:
         found = {"dev_auc": dev_auc(best_entailment(folder, base, windows, args.device), windows),
-                 "heldout_auc": round(auc(best_entailment(folder, base, held, args.device),
-                                          [row["supported"] for row in held]), 4)}
+                 "heldout_auc": _rounded(auc(best_entailment(folder, base, held, args.device),
+                                             [row["supported"] for row in held]))}
         if contrast:
             found["contrast"] = contrast_scores(best_entailment(folder, base, contrast, args.device), contrast)
         return found

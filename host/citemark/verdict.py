@@ -10,6 +10,8 @@ Rules, in order (docs/verdicts.md is the user-facing version):
    it; or the model is that confident that the very passage quoted as evidence
    contradicts the claim, whatever the word overlap says; or the claim's figure
    is absent while the evidence states a different one and everything else matches.
+   Not for a figure the claim words as a difference of two of the passage's figures
+   ("grew by 45,000" against "from 140,000 to 185,000"): that is ``partial``.
 4. ``P(supported)`` reaches the threshold and every figure and name of the claim
    is in the source → ``supported``. A figure or name missing → ``partial``; a
    word the evidence states the opposite of ("smallest" against "largest") →
@@ -66,12 +68,17 @@ def decide(m: Measurement) -> Decision:
     "from 140,000 to 185,000") is never called contradicted for it: the model and the figure
     checks read arithmetic as a conflict. citemark says less: partial, naming the figures."""
     decision = _decide(m)
-    if decision.label is Label.CONTRADICTED and m.guards.worked_out:
+    if decision.reason in _FIGURE_CONFLICTS and m.guards.worked_out:
         return Decision(Label.PARTIAL, "worked_out",
                         f"The source does not state {'; '.join(m.guards.worked_out)} itself: the figure is worked "
                         "out from its figures, and citemark does not check what the claim says of it.",
                         m.guards.worked_out)
     return decision
+
+
+#: The contradictions a worked-out figure explains: the model's, or the figure check's. A binding
+#: finding (an opposite, a negation, roles) or a refuting passage stands.
+_FIGURE_CONFLICTS = frozenset(["contradicted_by_source", "number_conflict"])
 
 
 def _decide(m: Measurement) -> Decision:

@@ -7,6 +7,7 @@ import pytest
 from train.gpu_trip import (
     average,
     contrast_scores,
+    held_out_windows,
     join,
     pack_weights,
     selection_score,
@@ -101,3 +102,15 @@ def test_contrast_scores_count_only_the_kinds_the_model_must_turn_down() -> None
     scores = contrast_scores([0.9, 0.2, 0.8, 0.1], windows)
     assert scores["binding_below_half"] == 0.5  # polarity below, antonym not; date_shift is not counted
     assert scores["auc"] == 1.0
+    assert contrast_scores([0.9], windows[:1]) == {"auc": None, "binding_below_half": None}  # one class: no AUC
+
+
+def test_held_out_rows_are_drawn_from_every_set_not_the_first_of_the_file(tmp_path) -> None:
+    import json
+
+    rows = [{"hypothesis": f"claim {i}", "premise": f"premise {i}", "label": "entailment" if i % 2 else "neutral",
+             "dataset": "snli" if i < 500 else "wice"} for i in range(1000)]
+    (tmp_path / "heldout.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    held = held_out_windows(tmp_path / "heldout.jsonl", 100)
+    assert len(held) == 100 and any(int(h["claim"].split()[1]) >= 500 for h in held)
+    assert held == held_out_windows(tmp_path / "heldout.jsonl", 100)  # the same draw every time

@@ -71,6 +71,13 @@ def measure(**changes) -> Measurement:
          Label.PARTIAL, "worked_out"),
         ({"guards": GuardResult(("45,000",), worked_out=("45,000 (from 140,000 and 185,000)",))},
          Label.PARTIAL, "number_missing"),
+        # a binding finding or a refuting passage stands: the claim says something else of the difference
+        ({"guards": GuardResult(("45,000",), worked_out=("45,000 (from 140,000 and 185,000)",),
+                                binding=Binding(opposites=("fell ≠ grew",))), "model_entailment": 0.1},
+         Label.CONTRADICTED, "opposite_word"),
+        ({"evidence_contradiction": 0.98, "evidence_entailment": 0.01,
+          "guards": GuardResult(("45,000",), worked_out=("45,000 (from 140,000 and 185,000)",))},
+         Label.CONTRADICTED, "evidence_refutes"),
         # lexical-only: no model contradiction, still never supported with a wrong figure
         ({"contradiction": None, "guards": GuardResult(("1925",), (), ())}, Label.PARTIAL, "number_missing"),
     ],

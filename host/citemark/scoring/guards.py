@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from citemark.scoring import binding, comparisons, tables
 from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
-from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in, worked_out
+from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in, worded_as_difference, worked_out
 
 __all__ = ["GuardResult", "check", "entities"]
 
@@ -174,11 +174,13 @@ def check(
         missing.append(quantity.text)
         if any(other.is_year == quantity.is_year for other in evidence_numbers):
             conflicting.append(quantity.text)
-    passage_numbers = parse_quantities(neighbourhood) if missing and neighbourhood is not None else evidence_numbers
-    derived = []
-    for quantity in claim_numbers:
-        if quantity.text in missing and (pair := worked_out(quantity, passage_numbers)):
-            derived.append(f"{quantity.text} (from {pair[0].text} and {pair[1].text})")
+    derived = []  # a figure the claim words as a difference, worked out from two figures of the passage
+    if missing and not _negates(claim):  # (the quoted window and two sentences either side)
+        passage = parse_quantities(neighbourhood) if neighbourhood is not None else evidence_numbers
+        for quantity in claim_numbers:
+            if quantity.text in missing and worded_as_difference(claim, quantity) \
+                    and (pair := worked_out(quantity, passage)):
+                derived.append(f"{quantity.text} (from {pair[0].text} and {pair[1].text})")
     names = _names(claim)
     if names:  # a source's name words are read only for claims that name something
         document_terms = _document_name_words(document)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 
 from citemark.scoring.lexical import terms
 
-__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in", "worked_out"]
+__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in",
+           "worded_as_difference", "worked_out"]
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "bn": 1e9, "mn": 1e6}
 _WORDS = {
@@ -457,12 +458,33 @@ WORKED_OUT_FIGURES = 40
 _YEARS = frozenset(["year", "years", "yr", "yrs"])
 
 
+#: How a claim words a figure as a difference: "grew by 45,000", "73 seconds less", "11 metres
+#: taller than", "39 years before". Only such a figure is looked for as worked out.
+_TIMES = re.compile(r"^[\s-]*(?:times|fold)\b", re.IGNORECASE)
+_BY_BEFORE = re.compile(r"\bby\s*$", re.IGNORECASE)
+_DIFFERENCE_AFTER = re.compile(
+    r"^\s*(?:[a-z]+\s+){0,2}?(?:more|less|fewer|above|below|ahead|behind|before|after|earlier|later|up|down|"
+    r"[a-z]{2,}er\s+than)\b", re.IGNORECASE)
+
+
+def worded_as_difference(claim: str, claimed: Quantity) -> bool:
+    """Whether the claim states ``claimed`` as a difference ("by 45,000", "73 seconds less")."""
+    before = claim[: claimed.start]
+    if claimed.hedge and before.rstrip().lower().endswith(claimed.hedge.lower()):
+        before = before.rstrip()[: -len(claimed.hedge)]
+    after = claim[claimed.end :]
+    if _TIMES.match(after):  # "3 times longer": a ratio, not a difference
+        return False
+    return bool(_BY_BEFORE.search(before.rstrip(" $£€¥")) or _DIFFERENCE_AFTER.match(after))
+
+
 def worked_out(claimed: Quantity, stated: Sequence[Quantity]) -> tuple[Quantity, Quantity] | None:
     """Two figures of a passage whose difference is the claim's figure: "grew by about 45,000"
     from "from about 140,000 … to about 185,000", "39 years" between 1988 and 2027, "9 mm wider"
     from 1,459 mm and 1,450 mm. The model reads such a claim as a conflict with the passage
-    (the figure is not there); it is arithmetic on what the passage states. None when no pair
-    of the first WORKED_OUT_FIGURES figures gives it."""
+    (the figure is not there); it is arithmetic on what the passage states. Figures without a
+    unit are subtracted only when they count the same thing (people from people, not from
+    offices). None when no pair of the first WORKED_OUT_FIGURES figures gives it."""
     if claimed.is_year or claimed.value <= 0:
         return None
     figures = stated[:WORKED_OUT_FIGURES]
@@ -476,6 +498,8 @@ def worked_out(claimed: Quantity, stated: Sequence[Quantity]) -> tuple[Quantity,
                 continue
             if a.dimension and a.unit != b.unit:
                 continue  # "1,459 mm" and "1,450 mm"; figures in two units are not subtracted here
+            if not a.dimension and a.noun and b.noun and a.noun != b.noun:
+                continue  # "50 people in 20 offices"
             difference = replace(a, value=abs(a.value - b.value), text=f"{a.text} − {b.text}", hedge="",
                                  base=None if a.base is None or b.base is None else abs(a.base - b.base),
                                  decimals=max(a.decimals, b.decimals))
