@@ -48,13 +48,19 @@ def claims_of(parts: list[str]) -> list[tuple[str, dict]]:
     return found
 
 
+def claims_and_texts(parts: list[str]) -> list[tuple[dict, str]]:
+    """Each claim of ``parts`` with the text citemark reads from its page (each page read once)."""
+    claims = claims_of(parts)
+    texts = {page: source_text(*page) for page in {(part, claim["page"]) for part, claim in claims}}
+    return [(claim, texts[part, claim["page"]]) for part, claim in claims]
+
+
 async def judge(model: str | None, combiner: Combiner | None = None,
                 parts: list[str] | None = None) -> list[tuple[dict, object]]:
-    claims = claims_of(parts or list(PARTS))
-    texts = {page: source_text(*page) for page in {(part, claim["page"]) for part, claim in claims}}  # once a page
     settings = Settings.load() if model is None else Settings.load().with_(model=model)
     async with Engine(settings, combiner=combiner) as engine:
-        return [(claim, await engine.verify_claim(claim["claim"], texts[part, claim["page"]])) for part, claim in claims]
+        return [(claim, await engine.verify_claim(claim["claim"], text))
+                for claim, text in claims_and_texts(parts or list(PARTS))]
 
 
 def main() -> None:

@@ -94,13 +94,11 @@ def contrast_dev_rows() -> list[dict]:
     """The development contrast set (``train/contrast_dev/``: written for citemark from other texts than
     the suite, never ../shared/bench) as fitting rows: claims as AI answers write them, against whole
     pages, its true kinds supported and its false kinds not."""
-    from train.contrast_dev import PARTS, TRUE_KINDS, claims_of, source_text
+    from train.contrast_dev import PARTS, TRUE_KINDS, claims_and_texts
 
-    claims = claims_of(list(PARTS))
-    texts = {page: source_text(*page) for page in {(part, claim["page"]) for part, claim in claims}}
-    return [{"premise": texts[part, claim["page"]], "hypothesis": claim["claim"],
+    return [{"premise": text, "hypothesis": claim["claim"],
              "label": "entailment" if claim["kind"] in TRUE_KINDS else "not", "group": "contrast_dev"}
-            for part, claim in claims]
+            for claim, text in claims_and_texts(list(PARTS))]
 
 
 def featurise(rows: list[dict], scorer, k: int) -> list[dict | None]:

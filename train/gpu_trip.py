@@ -145,14 +145,13 @@ def dev_windows(paths: list[Path], k: int) -> list[dict]:
 def contrast_windows(k: int) -> list[dict]:
     """The development contrast set's claims (train/contrast_dev/, never the suite) with their windows."""
     from citemark.scoring.retrieve import EvidenceIndex
-    from train.contrast_dev import PARTS, TRUE_KINDS, claims_of, source_text
+    from train.contrast_dev import PARTS, TRUE_KINDS, claims_and_texts
 
-    claims = claims_of(list(PARTS))
-    texts = {page: source_text(*page) for page in {(part, claim["page"]) for part, claim in claims}}
-    indexes = {page: EvidenceIndex(text) for page, text in texts.items()}
+    pairs = claims_and_texts(list(PARTS))
+    indexes = {text: EvidenceIndex(text) for text in {text for _, text in pairs}}  # one index a page
     return [{"kind": claim["kind"], "claim": claim["claim"], "supported": claim["kind"] in TRUE_KINDS,
-             "windows": [hit.text for hit in indexes[part, claim["page"]].search(claim["claim"], k=k)]}
-            for part, claim in claims]
+             "windows": [hit.text for hit in indexes[text].search(claim["claim"], k=k)]}
+            for claim, text in pairs]
 
 
 def pack(args: argparse.Namespace) -> None:

@@ -167,19 +167,15 @@ def check(
     claim_numbers = parse_quantities(_LIST_MARKERS.sub(" ", claim))
     document_numbers = stated_in(document) if claim_numbers else ()
     evidence_numbers = parse_quantities(evidence) if claim_numbers else []
-    missing, conflicting = [], []
-    for quantity in claim_numbers:
-        if any(same_quantity(quantity, other) for other in document_numbers):
-            continue
-        missing.append(quantity.text)
-        if any(other.is_year == quantity.is_year for other in evidence_numbers):
-            conflicting.append(quantity.text)
+    unstated = [q for q in claim_numbers if not any(same_quantity(q, other) for other in document_numbers)]
+    missing = [q.text for q in unstated]
+    conflicting = [q.text for q in unstated if any(other.is_year == q.is_year for other in evidence_numbers)]
     derived = []  # a figure the claim words as a difference, worked out from two figures of the passage
-    if missing and not _negates(claim):  # (the quoted window and two sentences either side)
+    differences = [q for q in unstated if worded_as_difference(claim, q)]
+    if differences and not _negates(claim):  # (the quoted window and two sentences either side)
         passage = parse_quantities(neighbourhood) if neighbourhood is not None else evidence_numbers
-        for quantity in claim_numbers:
-            if quantity.text in missing and worded_as_difference(claim, quantity) \
-                    and (pair := worked_out(quantity, passage)):
+        for quantity in differences:
+            if pair := worked_out(quantity, passage):
                 derived.append(f"{quantity.text} (from {pair[0].text} and {pair[1].text})")
     names = _names(claim)
     if names:  # a source's name words are read only for claims that name something
