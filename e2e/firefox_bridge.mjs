@@ -78,7 +78,9 @@ const commands = {
       headless: true,
       userDataDir: message.profile,
       defaultViewport: null, // Firefox 140's BiDi has no screen-orientation override, which setViewport needs
-      args: ["--width=1100", "--height=900"],
+      // Firefox 153 lets WebDriver open only http(s), file, blob and about:blank unless system access is allowed;
+      // the suite opens the extension's own pages (the popup, and its background through them).
+      args: ["--width=1100", "--height=900", "--remote-allow-system-access"],
       env: message.env,
       extraPrefsFirefox: {
         "extensions.webextensions.uuids": JSON.stringify({ [message.geckoId]: message.uuid }),
