@@ -70,7 +70,7 @@ async def collect(
     coverage: bool = False,
 ) -> Report:
     """Every verdict of ``parsed`` in one Report (with citation coverage when asked)."""
-    report = Report(unresolved=list(parsed.unresolved), model=engine.model_name,
+    report = Report(unresolved=list(parsed.unresolved), model=engine.model_name, policy=engine.settings.policy,
                     coverage=parsed.coverage() if coverage else None)
     async for verdict in engine.verify(parsed, local_files=local_files):
         report.verdicts.append(verdict)

@@ -124,7 +124,7 @@ class Engine:
         """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map."""
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
                                                                               sources=sources)
-        report = Report(unresolved=list(parsed.unresolved), model=self.model_name)
+        report = Report(unresolved=list(parsed.unresolved), model=self.model_name, policy=self.settings.policy)
         async for verdict in self.verify(parsed, local_files=local_files):
             report.verdicts.append(verdict)
         return report
@@ -223,13 +223,13 @@ class Engine:
         digest = text_sha256(document.text)
         index = await self._index(document, digest)
         judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
-                                windows=self.settings.evidence_windows)
+                                windows=self.settings.evidence_windows, policy=self.settings.policy)
         verdict = Verdict(
             claim=claim.text, citation=citation, label=judgement.decision.label, reason=judgement.decision.reason,
             explanation=judgement.decision.explanation, scores=judgement.scores, evidence=judgement.evidence,
             source_title=document.title or citation.title, missing=judgement.decision.missing, claim_index=claim.index,
             read_from=document.final_url if document.final_url and document.final_url != document.url else None,
-            source_sha256=digest, quotes=judgement.quotes,
+            source_sha256=digest, quotes=judgement.quotes, differences=judgement.differences,
         )
         return check_quotes(verdict, document)
 

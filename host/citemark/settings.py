@@ -23,9 +23,11 @@ import platformdirs
 
 from citemark import __version__
 
-__all__ = ["Settings", "config_path"]
+__all__ = ["POLICIES", "Settings", "config_path"]
 
 APP = "citemark"
+#: The verdict policies (verdict.py): strict, the default, says "supported" only for a claim aligned with its passage.
+POLICIES = ("strict", "balanced")
 
 
 def config_path() -> Path:
@@ -56,6 +58,7 @@ class Settings:
     respect_robots: bool = True
     allow_private_network: bool = False  # test-only; see module docstring
     model: str | None = None  # pack name or path; None = resolve the best installed
+    policy: str = "strict"  # the verdict policy: strict (supported only when aligned) | balanced (verdict.POLICIES)
     evidence_windows: int = 2  # windows per claim sent to the model: 2, 3 and 5 give the same dev accuracy; 2 costs least
     local_file_dirs: tuple[Path, ...] = ()  # MCP may read files only under these
     ca_bundle: Path | None = None  # extra trusted CAs (a corporate proxy's, a test server's)
@@ -86,6 +89,8 @@ class Settings:
         values.update({k: v for k, v in overrides.items() if v is not None})
         if os.environ.get("CITEMARK_ALLOW_PRIVATE_NETWORK") == "1":
             values["allow_private_network"] = True
+        if values.get("policy", "strict") not in POLICIES:
+            raise ValueError(f"policy: {values['policy']!r} is not one of {', '.join(POLICIES)}")
         return cls(**values)
 
     def with_(self, **changes: Any) -> Settings:

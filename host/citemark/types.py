@@ -13,6 +13,7 @@ from typing import Any
 __all__ = [
     "Citation",
     "Claim",
+    "Difference",
     "Document",
     "Evidence",
     "Label",
@@ -163,6 +164,24 @@ class Scores:
 
 
 @dataclass(frozen=True, slots=True)
+class Difference:
+    """Where the claim and the quoted passage part: a claim word the passage does not account for and the
+    passage word it was compared with ("1963" against "1953"), or a passage word that qualifies what the claim
+    states ("second" of "second-longest"). Offsets index the verdict's ``claim`` and its ``evidence.quote``;
+    a side is None when it has no word here (or the passage word lies outside the quote)."""
+
+    claim_text: str | None
+    claim_start: int | None
+    claim_end: int | None
+    passage_text: str | None
+    passage_start: int | None
+    passage_end: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
 class Verdict:
     """One citation of one claim, judged."""
 
@@ -179,6 +198,7 @@ class Verdict:
     read_from: str | None = None  # the copy that was read, when not the cited URL (a paper's open PDF, a redirect)
     source_sha256: str | None = None  # of the extracted text judged, to re-check a report later
     quotes: tuple[Evidence, ...] = ()  # more passages: for "conflicting", the one that says the opposite
+    differences: tuple[Difference, ...] = ()  # for partial and contradicted: what to highlight on each side
 
     def to_dict(self) -> dict[str, Any]:
         extra = {"read_from": self.read_from} if self.read_from else {}
@@ -196,6 +216,7 @@ class Verdict:
             **extra,
             "source_sha256": self.source_sha256,
             **({"quotes": [q.to_dict() for q in self.quotes]} if self.quotes else {}),
+            "differences": [d.to_dict() for d in self.differences],
         }
 
 
@@ -207,6 +228,7 @@ class Report:
     unresolved: list[Unresolved] = field(default_factory=list)
     model: str = "none (lexical-only)"
     coverage: dict[str, Any] | None = None  # ParsedAnswer.coverage(), where the door asked for it
+    policy: str = "strict"  # the verdict policy that judged (verdict.POLICIES)
 
     def summary(self) -> dict[str, Any]:
         """Counts per verdict, and ``pass_rate``: supported citations over all citations (0 when none)."""
@@ -231,6 +253,7 @@ class Report:
             "unresolved": [u.to_dict() for u in self.unresolved],
             "summary": self.summary(),
             "model": self.model,
+            "policy": self.policy,
         }
         if self.coverage is not None:
             data["coverage"] = self.coverage

@@ -19,8 +19,22 @@ Rules, in order (docs/verdicts.md is the user-facing version):
 5. Most of the claim is there but not all → ``partial`` (naming the missing words).
 6. Otherwise → ``unsupported``.
 
-A verifier's first duty is never to call a false claim supported, so every rule
-that can say "supported" also has to pass the number and name guards.
+That is the ``balanced`` policy: silence of the checks means "supported". The default
+policy, ``strict``, turns it round (TRUST.md): "supported" must be earned by a positive
+account of the claim (``scoring/align.py``):
+
+- every rule above that finds positive evidence against the claim stands (contradicted,
+  the binding findings, a negation the source lacks, a worked-out figure);
+- **supported** (reason ``aligned``) = every content unit of the claim is matched in the
+  quoted passage, and the model's P(contradiction) of that passage is below
+  ``STRICT_CONTRADICTION`` (no model: the alignment alone). The combiner's score no
+  longer decides it;
+- an incomplete alignment on a passage about the claim → **partial**, reason
+  ``not_matched``, naming what the passage does not say;
+- a claim the alignment cannot read (another language) → at most **partial**, reason
+  ``alignment_unavailable``: strict never falls back to balanced silently.
+
+A verifier's first duty is never to call a false claim supported.
 """
 
 from __future__ import annotations
@@ -38,9 +52,10 @@ from citemark.errors import (
     SourceUnreachable,
 )
 from citemark.scoring.features import Measurement
+from citemark.settings import POLICIES
 from citemark.types import Label
 
-__all__ = ["BINDING_REASONS", "Decision", "decide", "decide_failure"]
+__all__ = ["BINDING_REASONS", "POLICIES", "Decision", "decide", "decide_failure"]
 
 #: A model P(contradiction) at least this high, in a window about the claim, contradicts.
 CONTRADICTION = 0.9
@@ -51,6 +66,9 @@ REFUTED_ENTAILMENT = 0.1
 #: Below the support threshold but this close to it, with most words present: partial.
 PARTIAL_MARGIN = 0.25
 PARTIAL_COVERAGE = 0.6
+#: strict: the quoted passage's model P(contradiction) must stay below this for "supported".
+#: Chosen on training rows (train/fit_strict.py), never on the dev or contrast sets.
+STRICT_CONTRADICTION = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,8 +79,45 @@ class Decision:
     missing: tuple[str, ...] = ()
 
 
-def decide(m: Measurement) -> Decision:
-    """Scores → verdict; pure, so its table of cases is tested directly.
+def decide(m: Measurement, policy: str = "strict") -> Decision:
+    """Scores → verdict under ``policy``; pure, so its table of cases is tested directly."""
+    balanced = _balanced(m)
+    return balanced if policy == "balanced" else _strict(m, balanced)
+
+
+#: Balanced findings that strict keeps as they are: positive evidence against the claim, or a figure
+#: strict could not match either.
+_OBJECTIONS = frozenset(["negation_mismatch", "worked_out", "overstated"])
+
+
+def _strict(m: Measurement, balanced: Decision) -> Decision:
+    if balanced.label not in (Label.SUPPORTED, Label.PARTIAL, Label.UNSUPPORTED) or \
+            balanced.reason in _OBJECTIONS or balanced.reason in BINDING_REASONS:
+        return balanced
+    alignment = m.alignment
+    about_it = balanced.label is not Label.UNSUPPORTED or m.coverage >= PARTIAL_COVERAGE
+    if alignment is None:
+        if not about_it:
+            return balanced
+        return Decision(Label.PARTIAL, "alignment_unavailable",
+                        "Alignment unavailable: citemark cannot account for the words of a claim in this language.")
+    if alignment.complete and not alignment.relations_checked and alignment.participants >= 2:
+        return Decision(Label.PARTIAL, "relations_unchecked",
+                        "Every word of the claim is in the passage, but who did what to whom was not checked "
+                        "(the dependency parser is not installed: ./scripts/setup installs it).")
+    if alignment.complete:
+        if m.quoted_contradiction is None or m.quoted_contradiction < STRICT_CONTRADICTION:
+            return Decision(Label.SUPPORTED, "aligned", "The passage states every part of this.")
+        return Decision(Label.PARTIAL, "model_doubts",
+                        "Every word of the claim is in the passage, but the model reads the passage as saying otherwise.")
+    if not about_it:
+        return balanced
+    unmatched = tuple(u.text for u in alignment.unmatched) + tuple(u.text for u in alignment.unmatched_modifiers)
+    return Decision(Label.PARTIAL, "not_matched", f"The passage does not say: {alignment.explanation()}.", unmatched)
+
+
+def _balanced(m: Measurement) -> Decision:
+    """The balanced policy: the combiner's score decides "supported" unless a check objects.
 
     A claim whose figure is worked out from the source's figures ("grew by 45,000" against
     "from 140,000 to 185,000") is never called contradicted for it: the model and the figure

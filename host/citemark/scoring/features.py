@@ -11,12 +11,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from citemark.scoring import guards
+from citemark.scoring.align import Alignment
 from citemark.scoring.guards import GuardResult
 from citemark.scoring.lexical import content_terms, coverage
 from citemark.scoring.nli import NLIScores
 from citemark.scoring.retrieve import EvidenceIndex, Hit
 
-__all__ = ["ClaimEvidence", "Measurement", "measure"]
+__all__ = ["ClaimEvidence", "Measurement", "measure", "nearby"]
 
 #: A window must hold this share of the claim's words to count as "about" it.
 ON_TOPIC = 0.5
@@ -45,6 +46,8 @@ class Measurement:
     evidence_entailment: float | None = None  # model P(entailment) of the quoted window
     evidence_contradiction: float | None = None  # model P(contradiction) of the quoted window
     model_entailment: float | None = None  # model P(entailment) of the quoted window (None: no model)
+    quoted_contradiction: float | None = None  # model P(contradiction) of the quoted window (None: no model)
+    alignment: Alignment | None = None  # the claim's units in the quoted passage (None: a language it cannot read)
     guards: GuardResult
     missing_terms: tuple[str, ...] = ()
     retracted: str | None = None
@@ -63,7 +66,7 @@ class ClaimEvidence:
     features: dict[str, float]
 
     def measurement(self, support: float, threshold: float, *, refutes: bool = False, retracted: str | None = None,
-                    paywalled: bool = False) -> Measurement:
+                    paywalled: bool = False, alignment: Alignment | None = None) -> Measurement:
         """What ``verdict.decide`` reads, given the combiner's P(supported), threshold and
         whether the model's contradiction of the quoted passage may overrule overlap."""
         contra = self.contradiction
@@ -79,6 +82,8 @@ class ClaimEvidence:
             evidence_entailment=quoted.entailment if quoted else None,
             evidence_contradiction=quoted.contradiction if quoted else None,
             model_entailment=self.best_nli.entailment if self.best_nli else None,
+            quoted_contradiction=self.best_nli.contradiction if self.best_nli else None,
+            alignment=alignment,
             guards=self.guards,
             missing_terms=self.best.coverage.missing,
             retracted=retracted,
@@ -100,8 +105,8 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
         best_i = _most_precise(hits, [h.coverage.weighted if i in quotable else -1.0 for i, h in enumerate(hits)])
         contra_i = None
     best = hits[best_i]
-    guard = guards.check(claim, best.text, index.text, nearby=_nearby(index, best), around=_nearby(index, best, AROUND, 0),
-                         neighbourhood=_nearby(index, best, NEIGHBOURHOOD, 0),
+    guard = guards.check(claim, best.text, index.text, nearby=nearby(index, best), around=nearby(index, best, AROUND, 0),
+                         neighbourhood=nearby(index, best, NEIGHBOURHOOD, 0),
                          retrieved=_retrieved(index, hits),
                          wider=_retrieved(index, hits + index.search(claim, k=NEGATION_WINDOWS)))
     union = coverage(content_terms(claim), [t for h in hits for t in index.window_terms(h.window)],
@@ -132,7 +137,7 @@ def measure(claim: str, index: EvidenceIndex, hits: list[Hit], nli: list[NLIScor
     )
 
 
-def _nearby(index: EvidenceIndex, hit: Hit, radius: int = 8, opening: int = 5) -> str:
+def nearby(index: EvidenceIndex, hit: Hit, radius: int = 8, opening: int = 5) -> str:
     """The evidence with ``radius`` sentences around it and the page's first sentences (its subject)."""
     spans = index.sentences
     first = max(0, hit.window.first - radius)

@@ -25,7 +25,7 @@ from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
 from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in, worded_as_difference, worked_out
 
-__all__ = ["GuardResult", "check", "entities"]
+__all__ = ["GuardResult", "check", "entities", "name_forms", "name_spans"]
 
 _ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la|von|van|the|&)?\s*[A-Z][\w'’&.-]*)*")
 _NEGATION = re.compile(
@@ -54,6 +54,16 @@ _LIST_MARKERS = re.compile(r"^\s*\(?\d{1,2}[.)](?=\s)|(?<=:)\s*\d{1,2}\.?\s*$")
 def entities(text: str) -> list[str]:
     """Capitalised names in ``text`` (sentence-initial common words left out)."""
     return [name for name, _, _ in _names(text)]
+
+
+def name_spans(text: str) -> list[tuple[str, bool, int]]:
+    """(name, alias, start) of each name in ``text``: the names ``_names`` reads, for the alignment."""
+    return _names(text)
+
+
+def name_forms(word: str) -> frozenset[str]:
+    """The spellings a lower-cased name word is matched by (see ``_name_forms``)."""
+    return _name_forms(word)
 
 
 def _names(text: str) -> list[tuple[str, bool, int]]:

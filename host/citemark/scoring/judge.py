@@ -14,15 +14,16 @@ from dataclasses import dataclass
 
 from citemark.errors import ExtractionError
 from citemark.scoring import guards
+from citemark.scoring.align import Alignment, align, readable
 from citemark.scoring.calibrate import Combiner
-from citemark.scoring.features import ClaimEvidence, Measurement, measure
+from citemark.scoring.features import ClaimEvidence, Measurement, measure, nearby
 from citemark.scoring.lexical import content_terms
 from citemark.scoring.nli import BatchingScorer
 from citemark.scoring.quantities import parse_quantities, restate, stated_in
 from citemark.scoring.retrieve import EvidenceIndex, Hit
 from citemark.sources.extract import MIN_TEXT_CHARS
 from citemark.sources.resolve import text_fragment_link
-from citemark.types import Document, Evidence, Label, Scores
+from citemark.types import Difference, Document, Evidence, Label, Scores
 from citemark.verdict import Decision, decide, decide_failure
 
 __all__ = ["Judgement", "gather", "judge"]
@@ -36,6 +37,7 @@ class Judgement:
     evidence: Evidence | None = None
     scores: Scores | None = None
     quotes: tuple[Evidence, ...] = ()  # for "conflicting": the passage that says the opposite
+    differences: tuple[Difference, ...] = ()  # for partial and contradicted: where the claim and the quote part
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,20 +76,23 @@ def _retrieve(claim: str, document: Document, index: EvidenceIndex, windows: int
 
 
 async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: BatchingScorer | None,
-                combiner: Combiner, *, windows: int) -> Judgement:
-    """One claim against one readable source → its decision, quote and scores."""
+                combiner: Combiner, *, windows: int, policy: str = "strict") -> Judgement:
+    """One claim against one readable source → its decision (under ``policy``), quote and scores."""
     gathered = await gather(claim, document, index, scorer, windows=windows)
     evidence = gathered.evidence
     if evidence is None:
         assert gathered.decision is not None
         return Judgement(gathered.decision)
     support = combiner.probability(evidence.features)
+    alignment = await asyncio.to_thread(aligned, claim, index, evidence.best) if readable(claim) else None
     measurement = evidence.measurement(support, combiner.threshold, refutes=combiner.refutes,
-                                       retracted=document.retracted, paywalled=document.paywalled)
-    decision = decide(measurement)
+                                       retracted=document.retracted, paywalled=document.paywalled, alignment=alignment)
+    decision = decide(measurement, policy)
     shown, shown_nli = evidence.best, evidence.best_nli
     if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:
         shown, shown_nli = evidence.contradiction_hit, evidence.contradiction
+        alignment = await asyncio.to_thread(aligned, claim, index, shown) if alignment is not None else None
+    differences = located(alignment, index, shown) if alignment is not None and decision.label in _LOCATED else ()
     scores = Scores(
         support=support,
         entailment=shown_nli.entailment if shown_nli else None,
@@ -104,7 +109,41 @@ async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: Ba
             Label.PARTIAL, "conflicting",
             "The source says both: one passage supports the claim and another contradicts it.",
         ), quote(shown, document), scores, (quote(conflict, document),))
-    return Judgement(decision, quote(shown, document), scores)
+    return Judgement(decision, quote(shown, document), scores, differences=differences)
+
+
+#: The verdicts whose card shows where the claim and the quote part.
+_LOCATED = frozenset([Label.PARTIAL, Label.CONTRADICTED, Label.UNSUPPORTED])
+#: Sentences either side of the quoted window that the alignment may read (TRUST.md: its sentence, plus one either side).
+ALIGN_AROUND = 1
+
+
+def _passage_span(index: EvidenceIndex, hit: Hit) -> tuple[int, int]:
+    spans = index.sentences
+    first = max(0, hit.window.first - ALIGN_AROUND)
+    last = min(len(spans) - 1, hit.window.last + ALIGN_AROUND)
+    return spans[first].start, spans[last].end
+
+
+def aligned(claim: str, index: EvidenceIndex, hit: Hit) -> Alignment:
+    """The claim aligned with the quoted window and a sentence either side; its subject may be named
+    in the page's opening or the sentences around."""
+    start, end = _passage_span(index, hit)
+    return align(claim, index.text[start:end], subject_context=nearby(index, hit))
+
+
+def located(alignment: Alignment, index: EvidenceIndex, hit: Hit) -> tuple[Difference, ...]:
+    """The alignment's differences with offsets in the claim and in the quote (``hit.text``)."""
+    shift = _passage_span(index, hit)[0] - hit.window.start
+    result = []
+    for difference in alignment.differences:
+        claim, passage = difference.claim, difference.passage
+        inside = passage is not None and passage.start + shift >= 0 and passage.end + shift <= len(hit.text)
+        result.append(Difference(
+            claim.text if claim else None, claim.start if claim else None, claim.end if claim else None,
+            passage.text if passage else None, passage.start + shift if passage and inside else None,
+            passage.end + shift if passage and inside else None))
+    return tuple(result)
 
 
 #: How sure the model must be that another passage contradicts a supported claim to call the source conflicting.

