@@ -137,7 +137,7 @@ def measurement(record: dict, refutes: bool) -> Measurement:
 
 def verdict_is_supported(measured: Measurement, support: float, threshold: float) -> bool:
     """The engine's final call for a fitting row: the combiner *and* the guards of ``verdict.decide``."""
-    return decide(dataclasses.replace(measured, support=support, threshold=threshold)).label is Label.SUPPORTED
+    return decide(dataclasses.replace(measured, support=support, threshold=threshold), "balanced").label is Label.SUPPORTED
 
 
 def cached_features(args: argparse.Namespace, pack, rows: list[dict], scorer, k: int) -> list:  # noqa: ANN001

@@ -385,6 +385,10 @@ def run_batch(
     if local_files.allow_any or local_files.directories:  # local files allowed: relative ones are read from its folder
         base = Path.cwd() if str(input_path) == "-" else Path(input_path).resolve().parent
     with _open_input(input_path) as stream, ResultsFile(Path(output_path)) as results:
+        if results.policies - {settings.policy}:
+            raise InputError(f"{output_path} holds verdicts of the {', '.join(sorted(results.policies))} policy; "
+                             f"this run uses {settings.policy}: resume with --policy "
+                             f"{sorted(results.policies)[0]}, or write to another --out")
         for record in results.previous:
             summary.add(record)
         summary.resumed = len(results.previous)

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--ray-actors goes with --ray")
     if str(args.input) != "-" and Path(args.input).resolve() == args.out.resolve():
         raise InputError("--out must not be the input file")
-    settings = Settings.load(model=args.model)
+    settings = Settings.load(model=args.model, policy=getattr(args, "policy", None))
     summary = BatchSummary()
     total = _count_lines(args.input)
     progress = BatchProgress(summary, total, stream=sys.stderr, enabled=not args.quiet)

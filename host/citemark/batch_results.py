@@ -40,6 +40,7 @@ class ResultsFile:
         self.done_ids: set[str] = set()
         self.done_lines: set[int] = set()  # error records without an id, by input line
         self.previous: list[dict[str, Any]] = []
+        self.policies: set[str] = set()  # the verdict policies of the records already there
         self._handle: BinaryIO | None = None
 
     def open(self) -> ResultsFile:
@@ -63,6 +64,8 @@ class ResultsFile:
 
     def _remember(self, record: dict[str, Any]) -> None:
         self.previous.append(_summary_view(record))
+        if isinstance(record.get("policy"), str):
+            self.policies.add(record["policy"])
         if record.get("id") is not None:
             self.done_ids.add(str(record["id"]))
         elif isinstance(record.get("line"), int):

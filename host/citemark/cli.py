@@ -23,7 +23,7 @@ from pathlib import Path
 
 from citemark import __version__
 from citemark.errors import CitemarkError, InputError
-from citemark.settings import Settings
+from citemark.settings import POLICIES, Settings
 
 __all__ = ["main"]
 
@@ -86,6 +86,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="also read files the answer cites under DIR (default: only the answer's own folder)")
     verify.add_argument("--no-coverage", action="store_true", help="do not list uncited sentences")
     verify.add_argument("--strict", action="store_true", help="fail unless every citation is supported")
+    verify.add_argument("--policy", choices=POLICIES, default=None,
+                        help="strict (default): supported only when every part of the claim is in the quoted passage; "
+                             "balanced: the earlier policy, more recall and less precision")
     verify.add_argument("--model", help="model pack name or folder; 'none' for lexical-only")
     verify.add_argument("--page-url", help="base URL for relative links in an HTML answer")
     verify.add_argument("--no-cache", action="store_true", help="neither read nor write the source cache")
@@ -141,7 +144,7 @@ def _verify(args: argparse.Namespace) -> int:
     from citemark.sources.localfiles import LocalFilePolicy
     from citemark.types import ParsedAnswer, Report
 
-    settings = Settings.load(model=args.model)
+    settings = Settings.load(model=args.model, policy=args.policy)
     if args.claim is None and args.file is None:
         raise InputError("give an answer FILE (or - for stdin), or --claim TEXT --source URL_OR_PATH")
     if (args.claim is None) != (args.source is None):
@@ -373,6 +376,8 @@ def _batch_parser(commands: argparse._SubParsersAction) -> None:
     batch.add_argument("input", help="JSON Lines, one answer per line with an 'id' ('-' for standard input)")
     batch.add_argument("--out", required=True, type=Path, help="JSON Lines results; ids already there are skipped")
     batch.add_argument("--model", help="model pack name or folder; 'none' for lexical-only")
+    batch.add_argument("--policy", choices=POLICIES, default=None,
+                       help="the verdict policy (default strict); a batch resumes only under the policy it began with")
     batch.add_argument("--concurrency", type=int, default=16, metavar="N", help="answers verified at once (default 16)")
     batch.add_argument("--no-cache", action="store_true", help="use a temporary source cache, not the shared one")
     batch.add_argument("--allow-dir", action="append", type=Path, metavar="DIR",

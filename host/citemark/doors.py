@@ -68,11 +68,14 @@ async def collect(
     local_files: LocalFilePolicy = LocalFilePolicy(),
     on_verdict: OnVerdict | None = None,
     coverage: bool = False,
+    policy: str | None = None,
 ) -> Report:
-    """Every verdict of ``parsed`` in one Report (with citation coverage when asked)."""
-    report = Report(unresolved=list(parsed.unresolved), model=engine.model_name, policy=engine.settings.policy,
+    """Every verdict of ``parsed`` in one Report (with citation coverage when asked), under ``policy``
+    (default: the engine's settings)."""
+    report = Report(unresolved=list(parsed.unresolved), model=engine.model_name, policy=policy or engine.settings.policy,
+                    pack_version=engine.pack_version,
                     coverage=parsed.coverage() if coverage else None)
-    async for verdict in engine.verify(parsed, local_files=local_files):
+    async for verdict in engine.verify(parsed, local_files=local_files, policy=report.policy):
         report.verdicts.append(verdict)
         if on_verdict is not None:
             pending = on_verdict(verdict)
@@ -104,13 +107,25 @@ def check_answer_size(content: str, settings: Settings, what: str = "answer") ->
 _NOT_READ = frozenset({Label.UNREACHABLE, Label.PAYWALLED, Label.UNVERIFIABLE})
 
 
+def gate_rate(report: Report) -> float:
+    """The share of citations the gate counts as passing under the report's policy (see ``verification_passed``)."""
+    counts, total = report.summary()["counts"], len(report.verdicts)
+    passing = counts[Label.SUPPORTED.value] + (counts[Label.PARTIAL.value] if report.policy == "strict" else 0)
+    return passing / total if total else 0.0
+
+
 def verification_passed(report: Report, *, threshold: float, strict: bool = False) -> tuple[bool, str]:
     """The gate behind ``verify``'s exit code, and why it failed.
 
     Passing needs at least one citation judged against a readable source, none
-    contradicted or retracted, and a pass rate (supported / all citations) of
-    at least ``threshold``; ``strict`` also needs every citation supported and
-    every marker resolved.
+    contradicted or retracted, and a pass rate of at least ``threshold``; ``strict``
+    also needs every citation supported and every marker resolved.
+
+    The pass rate counts what the report's policy stands behind. Under ``balanced``:
+    supported citations over all. Under ``strict`` (the default): supported *and*
+    partial citations over all, since strict's partial means "on topic, not every word
+    accounted for" (what balanced called supported), not a wrong citation; ``--strict``
+    still asks for every citation supported.
     """
     summary = report.summary()
     counts = summary["counts"]
@@ -120,8 +135,9 @@ def verification_passed(report: Report, *, threshold: float, strict: bool = Fals
         return False, "no cited source could be read"
     if counts[Label.CONTRADICTED.value] or counts[Label.RETRACTED.value]:
         return False, "a citation is contradicted or retracted"
-    if summary["pass_rate"] < threshold:
-        return False, f"pass rate {summary['pass_rate']:.2f} is below the threshold {threshold:.2f}"
+    rate = gate_rate(report)
+    if rate < threshold:
+        return False, f"pass rate {rate:.2f} is below the threshold {threshold:.2f}"
     if strict and (summary["supported"] != summary["total"] or report.unresolved):
         return False, "--strict: not every citation is supported and resolved"
     return True, "passed"

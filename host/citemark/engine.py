@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 
 from citemark.answer import parse_answer
-from citemark.errors import CitemarkError
+from citemark.errors import CitemarkError, InputError
 from citemark.models import registry
 from citemark.models.pack import ModelPack
 from citemark.scholarly.fulltext import ScholarlySources
@@ -30,7 +30,7 @@ from citemark.scoring.calibrate import Combiner, load_default
 from citemark.scoring.judge import judge
 from citemark.scoring.nli import BatchingScorer, Scorer
 from citemark.scoring.retrieve import EvidenceIndex
-from citemark.settings import Settings
+from citemark.settings import POLICIES, Settings
 from citemark.sources.cache import SourceCache
 from citemark.sources.classify import citation_for
 from citemark.sources.fetch import CredentialLookup, Fetcher
@@ -82,6 +82,16 @@ class Engine:
         return self._scorer.name if self._scorer else LEXICAL_ONLY
 
     @property
+    def pack_version(self) -> str | None:
+        """The version of the model pack that judges (None: lexical-only, or a model given directly)."""
+        return str(self.pack.manifest.get("version")) if self.pack is not None and "version" in self.pack.manifest else None
+
+    @property
+    def scorer(self) -> Scorer | None:
+        """The model that scores (evidence, claim) pairs, called directly (None: lexical-only)."""
+        return self._scorer.scorer if self._scorer else None
+
+    @property
     def pairs_scored(self) -> int:
         return self._scorer.pairs_scored if self._scorer else 0
 
@@ -120,12 +130,14 @@ class Engine:
         page_url: str | None = None,
         sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
+        policy: str | None = None,
     ) -> Report:
         """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map."""
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
                                                                               sources=sources)
-        report = Report(unresolved=list(parsed.unresolved), model=self.model_name, policy=self.settings.policy)
-        async for verdict in self.verify(parsed, local_files=local_files):
+        report = Report(unresolved=list(parsed.unresolved), model=self.model_name, policy=policy or self.settings.policy,
+                        pack_version=self.pack_version)
+        async for verdict in self.verify(parsed, local_files=local_files, policy=report.policy):
             report.verdicts.append(verdict)
         return report
 
@@ -137,8 +149,13 @@ class Engine:
         page_url: str | None = None,
         sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
+        policy: str | None = None,
     ) -> AsyncIterator[Verdict]:
-        """Yield one Verdict per (claim, citation), in the order they are ready (``sources``: a url_map)."""
+        """Yield one Verdict per (claim, citation), in the order they are ready (``sources``: a url_map;
+        ``policy``: the verdict policy, default the settings')."""
+        policy = policy or self.settings.policy
+        if policy not in POLICIES:
+            raise InputError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
                                                                               sources=sources)
         loads: dict[str, asyncio.Future[Document]] = {}
@@ -155,7 +172,7 @@ class Engine:
                 key = _source_key(citation)
                 if key not in loads:
                     loads[key] = asyncio.ensure_future(self.loader.load(citation, local_files))
-                job = asyncio.ensure_future(self._judge(claim, citation, loads[key]))
+                job = asyncio.ensure_future(self._judge(claim, citation, loads[key], policy))
                 jobs[job] = (claim, citation)
         # Every citation gets a verdict: those past the limit say so, none is dropped silently.
         for count, (claim, citation) in enumerate(over_limit, 1):
@@ -215,7 +232,7 @@ class Engine:
 
     # ------------------------------------------------------------------ judging
 
-    async def _judge(self, claim: Claim, citation: Citation, load: asyncio.Future[Document]) -> Verdict:
+    async def _judge(self, claim: Claim, citation: Citation, load: asyncio.Future[Document], policy: str) -> Verdict:
         try:
             document = await asyncio.shield(load)
         except CitemarkError as error:
@@ -223,7 +240,7 @@ class Engine:
         digest = text_sha256(document.text)
         index = await self._index(document, digest)
         judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
-                                windows=self.settings.evidence_windows, policy=self.settings.policy)
+                                windows=self.settings.evidence_windows, policy=policy)
         verdict = Verdict(
             claim=claim.text, citation=citation, label=judgement.decision.label, reason=judgement.decision.reason,
             explanation=judgement.decision.explanation, scores=judgement.scores, evidence=judgement.evidence,

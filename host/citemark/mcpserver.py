@@ -58,6 +58,15 @@ class EvidenceOut(BaseModel):
     page: int | None = None
 
 
+class DifferenceOut(BaseModel):
+    claim_text: str | None = Field(None, description="the claim's words the passage does not account for")
+    claim_start: int | None = Field(None, description="their offset in the claim")
+    claim_end: int | None = None
+    passage_text: str | None = Field(None, description="the passage's words they were compared with, or that qualify them")
+    passage_start: int | None = Field(None, description="their offset in the evidence quote (None: outside it)")
+    passage_end: int | None = None
+
+
 class VerdictOut(BaseModel):
     claim: str
     citation: CitationOut
@@ -71,6 +80,7 @@ class VerdictOut(BaseModel):
     read_from: str | None = Field(None, description="the copy that was read when not the cited URL (an open PDF)")
     source_sha256: str | None = Field(None, description="SHA-256 of the extracted source text that was judged")
     quotes: list[EvidenceOut] = Field([], description="for reason 'conflicting': the passage saying the opposite")
+    differences: list[DifferenceOut] = Field([], description="for partial, contradicted and unsupported: where the claim and the quote part")
 
 
 class UnresolvedOut(BaseModel):
@@ -100,6 +110,8 @@ class VerifyResult(BaseModel):
     unresolved: list[UnresolvedOut] = []
     summary: SummaryOut
     model: str = Field(description="the model that judged, or 'none (lexical-only ...)'")
+    policy: str = Field("strict", description="the verdict policy that judged: strict or balanced")
+    pack_version: str | None = Field(None, description="the model pack's version (None: lexical-only)")
     coverage: CoverageOut | None = None
 
 
@@ -144,7 +156,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
     local_files = LocalFilePolicy(directories=settings.local_file_dirs)
     server = MCPServer("citemark", version=__version__) if _accepts_version() else MCPServer("citemark")
 
-    async def run(parsed: Any, ctx: Context, detail: str, coverage: bool) -> VerifyResult:
+    async def run(parsed: Any, ctx: Context, detail: str, coverage: bool, policy: str | None) -> VerifyResult:
         engine = await engines.get()
         total = parsed.citation_count
         await ctx.report_progress(0, total, "fetching sources")
@@ -155,7 +167,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             done += 1
             await ctx.report_progress(done, total, f"{verdict.label.value}: {verdict.claim[:60]}")
 
-        report = await collect(engine, parsed, local_files=local_files, on_verdict=step, coverage=coverage)
+        report = await collect(engine, parsed, local_files=local_files, on_verdict=step, coverage=coverage, policy=policy)
         data = report.to_dict()
         if detail != "full":
             for verdict in data["verdicts"]:
@@ -167,6 +179,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         answer: str, ctx: Context, format: Literal["markdown", "html", "json"] | None = None,
         page_url: str | None = None, sources: dict[str, str] | None = None,
         detail: Literal["compact", "full"] = "compact", coverage: bool = True,
+        policy: Literal["strict", "balanced"] | None = None,
     ) -> VerifyResult:
         """Check every citation of an answer against its source.
 
@@ -180,7 +193,9 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         unsupported, unreachable, paywalled, retracted or unverifiable — with
         the evidence quote, a deep link to it and the source text's SHA-256.
         ``detail="full"`` adds the scores; ``coverage`` lists uncited factual
-        sentences.
+        sentences. ``policy``: "strict" (the default: supported only when every
+        part of the claim is accounted for in the quoted passage) or "balanced"
+        (more recall, less precision).
         """
         from citemark.answer import parse_answer
 
@@ -189,18 +204,19 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             parsed = parse_answer(answer, format, page_url=page_url, sources=sources)
         except CitemarkError as error:
             raise _tool_error(error) from None
-        return await run(parsed, ctx, detail, coverage)
+        return await run(parsed, ctx, detail, coverage, policy)
 
     @server.tool(annotations=_READ_ONLY, title="Verify claims against sources")
     async def verify_claims(
         claims: list[ClaimInput], ctx: Context, detail: Literal["compact", "full"] = "compact",
+        policy: Literal["strict", "balanced"] | None = None,
     ) -> VerifyResult:
         """Check each {claim, source} pair: does the source state the claim?
 
         ``source`` is an http(s) URL (fetched; public addresses only), a DOI or
         arXiv id (read as the PDF's full text), a local path inside the folders
         the user allowed, or the source text itself. Returns one verdict per
-        pair with the evidence quote.
+        pair with the evidence quote. ``policy`` as for verify_answer.
         """
         from citemark.types import ParsedAnswer
 
@@ -215,7 +231,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
             )
         except CitemarkError as error:
             raise _tool_error(error) from None
-        return await run(parsed, ctx, detail, coverage=False)
+        return await run(parsed, ctx, detail, coverage=False, policy=policy)
 
     @server.tool(annotations=_READ_ONLY, title="Check a source")
     async def check_source(source: str) -> SourceCheck:

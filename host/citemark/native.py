@@ -37,7 +37,7 @@ from typing import Any, BinaryIO
 from citemark import __version__
 from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError, OriginRefused, ProtocolError
 from citemark.origins import allowed_origin
-from citemark.settings import Settings
+from citemark.settings import POLICIES, Settings
 
 __all__ = ["HOST_NAME", "MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
 
@@ -239,7 +239,7 @@ class NativeHost:
         check_answer_size(content, self.settings)
         page_url = message.get("page_url") if isinstance(message.get("page_url"), str) else None
         coverage = message.get("coverage") is True  # opt-in: the extension shows uncited sentences only when asked
-        self._start(message_id, self._stream(message_id, content, fmt, page_url, coverage))
+        self._start(message_id, self._stream(message_id, content, fmt, page_url, coverage, _policy(message)))
 
     def _verify_selection(self, message_id: Any, message: dict[str, Any]) -> None:
         text, url = message.get("text"), message.get("url")
@@ -252,7 +252,8 @@ class NativeHost:
 
         # The page's address, never text to judge against; a path is refused: the host reads no local files.
         claim = one_claim(text, url, marker="selection", inline_text=False)
-        self._start(message_id, self._stream(message_id, ParsedAnswer(claims=(claim,), format="selection"), None, None))
+        self._start(message_id, self._stream(message_id, ParsedAnswer(claims=(claim,), format="selection"), None, None,
+                                             policy=_policy(message)))
 
     def _start(self, message_id: Any, work: Any) -> None:
         key = _request_key(message_id)
@@ -285,7 +286,7 @@ class NativeHost:
         self._requests[key] = task
 
     async def _stream(self, message_id: Any, content: Any, fmt: str | None, page_url: str | None,
-                      coverage: bool = False) -> None:
+                      coverage: bool = False, policy: str | None = None) -> None:
         from citemark.answer import parse_answer
         from citemark.doors import collect
         from citemark.types import ParsedAnswer
@@ -305,11 +306,19 @@ class NativeHost:
                   if over else None)
         self.send(message_id, "accepted", citations=citations, not_checked=over, notice=notice,
                   unresolved=[u.to_dict() for u in parsed.unresolved][:limit], model=engine.model_name)
-        report = await collect(engine, parsed, coverage=coverage,
+        report = await collect(engine, parsed, coverage=coverage, policy=policy,
                                on_verdict=lambda verdict: self.send(message_id, "verdict", verdict=verdict.to_dict()))
         extra = {"coverage": report.coverage} if report.coverage is not None else {}
         self.send(message_id, "done", summary=report.summary(), unresolved=[u.to_dict() for u in report.unresolved],
-                  model=engine.model_name, **extra)
+                  model=engine.model_name, policy=report.policy, **extra)
+
+
+def _policy(message: dict[str, Any]) -> str | None:
+    """The request's verdict policy ("strict" or "balanced"; absent: the host's setting)."""
+    policy = message.get("policy")
+    if policy is not None and policy not in POLICIES:
+        raise MessageError(f"policy must be one of {', '.join(POLICIES)}")
+    return policy
 
 
 def run(args: Any = None) -> int:

@@ -229,6 +229,7 @@ class Report:
     model: str = "none (lexical-only)"
     coverage: dict[str, Any] | None = None  # ParsedAnswer.coverage(), where the door asked for it
     policy: str = "strict"  # the verdict policy that judged (verdict.POLICIES)
+    pack_version: str | None = None  # the model pack's version (None: lexical-only)
 
     def summary(self) -> dict[str, Any]:
         """Counts per verdict, and ``pass_rate``: supported citations over all citations (0 when none)."""
@@ -254,6 +255,7 @@ class Report:
             "summary": self.summary(),
             "model": self.model,
             "policy": self.policy,
+            "pack_version": self.pack_version,
         }
         if self.coverage is not None:
             data["coverage"] = self.coverage

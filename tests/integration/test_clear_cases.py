@@ -1,6 +1,8 @@
 """The shipped pack with its guards, judged on a table of clear cases: one or more of every kind of
-the contrast suite (bench/contrast), written from other texts. True kinds must be badged supported;
-false kinds must not be."""
+the contrast suite (bench/contrast), written from other texts. False kinds must never be badged
+supported, under either policy. True kinds: badged supported under ``balanced``; under ``strict``
+(the default) supported when every word is accounted for, else partial naming what is not, never
+contradicted or unsupported."""
 
 from __future__ import annotations
 
@@ -41,9 +43,13 @@ MATCH = ("Riverton beat Oakfield 3-1 in the regional final on Saturday. "
     ],
 )
 async def test_a_true_claim_is_badged_supported(settings, source, claim, kind):
-    async with Engine(settings.with_(model=None)) as engine:
+    async with Engine(settings.with_(model=None, policy="balanced")) as engine:
         verdict = await engine.verify_claim(claim, source)
     assert verdict.label is Label.SUPPORTED, (kind, verdict.reason, verdict.explanation)
+    async with Engine(settings.with_(model=None, policy="strict")) as engine:
+        verdict = await engine.verify_claim(claim, source)
+    wanted = {Label.SUPPORTED} if kind in ("verbatim", "multi_sentence") else {Label.SUPPORTED, Label.PARTIAL}
+    assert verdict.label in wanted, (kind, verdict.reason, verdict.explanation)
 
 
 @pytest.mark.parametrize(
@@ -63,7 +69,8 @@ async def test_a_true_claim_is_badged_supported(settings, source, claim, kind):
         (MATCH, "Riverton's coach was appointed in 2020.", "unaddressed"),
     ],
 )
-async def test_a_false_claim_is_not_badged_supported(settings, source, claim, kind):
-    async with Engine(settings.with_(model=None)) as engine:
+@pytest.mark.parametrize("policy", ["strict", "balanced"])
+async def test_a_false_claim_is_not_badged_supported(settings, source, claim, kind, policy):
+    async with Engine(settings.with_(model=None, policy=policy)) as engine:
         verdict = await engine.verify_claim(claim, source)
     assert verdict.label is not Label.SUPPORTED, (kind, verdict.reason, verdict.explanation)

@@ -12,7 +12,8 @@ from citemark.scoring.binding import Binding
 from citemark.scoring.features import Measurement
 from citemark.scoring.guards import GuardResult
 from citemark.types import Label
-from citemark.verdict import decide, decide_failure
+from citemark.scoring.align import align
+from citemark.verdict import STRICT_CONTRADICTION, decide, decide_failure
 
 
 def measure(**changes) -> Measurement:
@@ -83,9 +84,45 @@ def measure(**changes) -> Measurement:
     ],
 )
 def test_decision_table(changes, label, reason):
-    decision = decide(measure(**changes))
+    """The balanced policy: the combiner's score decides unless a check objects."""
+    decision = decide(measure(**changes), "balanced")
     assert (decision.label, decision.reason) == (label, reason)
     assert decision.explanation
+
+
+PASSAGE = "The Danube is Europe's second-longest river, after the Volga. It flows through ten countries."
+
+
+@pytest.mark.parametrize(
+    ("claim", "changes", "label", "reason"),
+    [
+        # earned: every unit accounted for, and the model does not read a contradiction
+        ("The Danube flows through ten countries.", {}, Label.SUPPORTED, "aligned"),
+        # the combiner's score no longer decides "supported", either way
+        ("The Danube flows through ten countries.", {"support": 0.1}, Label.SUPPORTED, "aligned"),
+        ("The Danube is the longest river in Europe.", {}, Label.PARTIAL, "not_matched"),
+        ("The Danube flows through ten countries.", {"quoted_contradiction": STRICT_CONTRADICTION + 0.01},
+         Label.PARTIAL, "model_doubts"),
+        # positive evidence against the claim stands as balanced found it
+        ("The Danube flows through ten countries.", {"support": 0.1, "contradiction": 0.97}, Label.CONTRADICTED,
+         "contradicted_by_source"),
+        ("The Danube flows through ten countries.", {"guards": GuardResult(negation_mismatch=True)},
+         Label.UNSUPPORTED, "negation_mismatch"),
+    ],
+)
+def test_strict_decision_table(claim, changes, label, reason):
+    """strict: "supported" needs a complete alignment; a missing word makes it partial, naming the word."""
+    values = {"alignment": align(claim, PASSAGE, subject_context=PASSAGE), "quoted_contradiction": 0.02, **changes}
+    decision = decide(measure(**values))
+    assert (decision.label, decision.reason) == (label, reason)
+    if reason == "not_matched":
+        assert "second" in decision.explanation
+
+
+def test_strict_without_an_alignment_says_so_and_never_falls_back_to_balanced():
+    decision = decide(measure(alignment=None, quoted_contradiction=0.02))
+    assert (decision.label, decision.reason) == (Label.PARTIAL, "alignment_unavailable")
+    assert decide(measure(alignment=None), "balanced").label is Label.SUPPORTED
 
 
 def test_number_conflict_needs_the_rest_of_the_claim_to_match():

@@ -36,13 +36,14 @@ Run ``python -m citemark.scoring.align`` for a small demonstration.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from citemark.scoring import parse
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
-from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
+from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
 
 __all__ = ["SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align", "readable"]
@@ -94,6 +95,7 @@ class Unit:
     end: int
     kind: str  # "word" | "name" | "figure" | "negation"
     key: str  # the stem a word is compared by (a figure's: its text)
+    lemma: str = ""  # the parser's lemma, stemmed, where a parser ran ("took" → "take")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,12 @@ class Alignment:
     @property
     def complete(self) -> bool:
         return not self.unmatched and not self.unmatched_modifiers
+
+    @property
+    def share(self) -> float:
+        """The share of the claim's units the passage accounts for."""
+        total = len(self.pairs) + len(self.unmatched)
+        return len(self.pairs) / total if total else 0.0
 
     def explanation(self) -> str:
         """ "the passage does not say: first (it says: second); C++ (it says: OCaml)"."""
@@ -150,8 +158,9 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
     ``subject_context`` is the text where the claim's subject may be named instead (the page's
     opening and the sentences around the passage): pages name their subject once and then say
     "she" or "the company", so the claim's first name may be found there."""
-    claim_units = _units(claim)
-    passage_units = _units(passage)
+    claim_doc, passage_doc = (parse.parse(claim), _Parsed(passage)) if parse.load() is not None else (None, None)
+    claim_units = _units(claim, (lambda at: _token_at(claim_doc, at)) if claim_doc is not None else None)
+    passage_units = _units(passage, passage_doc.token_at if passage_doc is not None else None)
     claim_figures = {q.start: q for q in parse_quantities(claim)}
     passage_figures = {q.start: q for q in parse_quantities(passage)}
     used: dict[int, Unit] = {}  # passage unit index → the claim unit it accounts for
@@ -170,13 +179,13 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
             unmatched.append(unit)
     unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
     modifiers = _unmatched_modifiers(passage, passage_units, used)
-    claim_doc, passage_doc = (parse.parse(claim), _Parsed(passage)) if parse.load() is not None else (None, None)
     misbound: list[tuple[Unit, Unit | None]] = []
     if claim_doc is not None and not unmatched:
         misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures)
     unmatched = sorted(unmatched + [unit for unit, _ in misbound], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in misbound)], modifiers,
-                               passage_units, used) + tuple(Difference(u, where) for u, where in misbound)
+                               passage_units, used, claim_figures, passage_figures) + tuple(
+        Difference(u, where) for u, where in misbound)
     participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
     return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(modifiers),
                      differences, claim_doc is not None, participants)
@@ -188,14 +197,16 @@ _ORDER = ("figure", "name", "word", "negation")
 #: How a dependency label places a word in its verb's frame: its doer, or what it acts on.
 _ROLE = {"nsubj": "doer", "csubj": "doer", "nsubjpass": "object", "dobj": "object", "pobj": "object"}
 _RELATIVE = frozenset(["who", "which", "that", "whom"])
-#: Labels inside one participant: "Lake Venmora", "Armstrong and Aldrin", "Quinn, the coach".
-_WITHIN = frozenset(["compound", "flat", "conj", "appos", "nmod", "poss", "amod", "nummod", "quantmod"])
+#: Labels that join participants into one role: "Armstrong and Aldrin", "Quinn, the coach".
+_JOINED = frozenset(["conj", "appos"])
 
 
-def _fillers(verb: Any, role: str) -> set[int]:
+def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
     """Token indices of whoever fills ``role`` of ``verb``: its subject (or the agent of a passive)
     as the doer, its direct object (or a passive's subject) as the object, through relative
-    pronouns and the subject a "to" verb or a second verb shares with the first."""
+    pronouns and the subject a "to" verb or a second verb shares with the first. Each filler's
+    head with the participants joined to it ("Armstrong and Aldrin", "Quinn, the coach"); with
+    ``whole``, every word of its phrase ("the deposit of £1,800")."""
     heads = []
     for child in verb.children:
         if child.dep_ == "agent":
@@ -204,7 +215,7 @@ def _fillers(verb: Any, role: str) -> set[int]:
             heads.append(verb.head if child.lower_ in _RELATIVE and verb.dep_ == "relcl" else child)
     has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in verb.children)
     if not heads and role == "doer" and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb:
-        return _fillers(verb.head, role)
+        return _fillers(verb.head, role, whole=whole)
     found: set[int] = set()
     stack = list(heads)
     while stack:
@@ -212,7 +223,7 @@ def _fillers(verb: Any, role: str) -> set[int]:
         if token.i in found:
             continue
         found.add(token.i)
-        stack += [c for c in token.children if c.dep_ in _WITHIN]
+        stack += list(token.children) if whole else [c for c in token.children if c.dep_ in _JOINED]
     return found
 
 
@@ -255,7 +266,8 @@ def _misbound(claim_doc: Any, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit
         occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
                                    if _matches(verb_unit, u, claim_figures, passage_figures)) if t is not None]
         for role in ("doer", "object"):
-            fillings = [[units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role)] for t in occurrences]
+            fillings = [[units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True)]
+                        for t in occurrences]
             fillings = [[u for u in f if u is not None] for f in fillings]
             fillings = [f for f in fillings if f]
             if not fillings:
@@ -305,14 +317,18 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
     return [(at, at + len(name)) for name, _, start in name_spans(text) if (at := text.find(name, start)) >= 0]
 
 
-def _units(text: str) -> list[Unit]:
+def _units(text: str, token_at: Callable[[int], Any] | None = None) -> list[Unit]:
+    """The text's words as units; ``token_at`` gives the parser's token at an offset, for its lemma."""
     figures = parse_quantities(text)
+    hedged = [(hedge_start(text, q.start), q.start) for q in figures]  # "about 40": the figure's own hedge
     names = _name_spans(text)
     units = []
     for match in _TOKEN.finditer(text):
         word, lower = match.group(), match.group().lower().replace("’", "'")
         start, end = match.span()
         figure = next((q for q in figures if q.start <= start < max(q.end, q.start + len(q.text))), None)
+        if figure is None and any(first <= start < last for first, last in hedged):
+            continue  # compared with the figure it hedges (``same_quantity`` reads "about", "more than")
         if figure is not None:
             kind, key = "figure", f"@{figure.start}"
         elif lower in _NEGATIONS or lower.endswith("n't"):
@@ -323,7 +339,8 @@ def _units(text: str) -> list[Unit]:
             kind, key = "name", lower
         else:
             kind, key = "word", stem(lower)
-        units.append(Unit(word, start, end, kind, key))
+        token = token_at(start) if token_at is not None and kind == "word" else None
+        units.append(Unit(word, start, end, kind, key, stem(token.lemma_.lower()) if token is not None else ""))
     return _merge_figures(units)
 
 
@@ -349,7 +366,9 @@ def _matches(unit: Unit, other: Unit, claim_figures: dict[int, Quantity], passag
         return other.kind == "negation"
     if unit.kind == "name":
         return other.kind in ("name", "word") and bool(name_forms(unit.key) & name_forms(other.text.lower()))
-    return other.kind in ("word", "name") and _same_word(unit.key, stem(other.text.lower()))
+    if other.kind not in ("word", "name"):
+        return False
+    return _same_word(unit.key, stem(other.text.lower())) or bool(unit.lemma and other.lemma) and _same_word(unit.lemma, other.lemma)
 
 
 def _same_word(a: str, b: str) -> bool:
@@ -378,14 +397,19 @@ def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit])
     return [found[k] for k in sorted(found)]
 
 
-def _differences(unmatched: list[Unit], modifiers: list[Unit], passage: list[Unit], used: dict[int, Unit]) -> tuple[Difference, ...]:
+def _differences(unmatched: list[Unit], modifiers: list[Unit], passage: list[Unit], used: dict[int, Unit],
+                 claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> tuple[Difference, ...]:
     """Each unmatched claim unit beside the unused passage unit of its kind it most likely stands for
-    (the figure for a figure, the name for a name, the ordinal for an ordinal), and each unmatched modifier."""
-    free = [j for j in range(len(passage)) if j not in used]
+    (a figure of the same kind, a name for a name, an ordinal for an ordinal; the nearest to the words
+    matched), and each unmatched modifier."""
     taken: set[int] = set()
     result = []
     for unit in unmatched:
-        counterpart = next((j for j in free if j not in taken and _comparable(unit, passage[j])), None)
+        free = [j for j in range(len(passage)) if j not in used and j not in taken and _comparable(unit, passage[j])]
+        if unit.kind == "figure":
+            kind = claim_figures[int(unit.key[1:])].kind
+            free = [j for j in free if passage_figures[int(passage[j].key[1:])].kind == kind] or free
+        counterpart = min(free, key=lambda j: _distance(j, used, passage)) if free else None
         if counterpart is not None:
             taken.add(counterpart)
         result.append(Difference(unit, passage[counterpart] if counterpart is not None else None))

@@ -84,14 +84,14 @@ async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: Ba
         assert gathered.decision is not None
         return Judgement(gathered.decision)
     support = combiner.probability(evidence.features)
-    alignment = await asyncio.to_thread(aligned, claim, index, evidence.best) if readable(claim) else None
+    alignment = await asyncio.to_thread(aligned, claim, index, evidence.best)
     measurement = evidence.measurement(support, combiner.threshold, refutes=combiner.refutes,
                                        retracted=document.retracted, paywalled=document.paywalled, alignment=alignment)
     decision = decide(measurement, policy)
     shown, shown_nli = evidence.best, evidence.best_nli
     if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:
         shown, shown_nli = evidence.contradiction_hit, evidence.contradiction
-        alignment = await asyncio.to_thread(aligned, claim, index, shown) if alignment is not None else None
+        alignment = await asyncio.to_thread(aligned, claim, index, shown) or alignment
     differences = located(alignment, index, shown) if alignment is not None and decision.label in _LOCATED else ()
     scores = Scores(
         support=support,
@@ -125,16 +125,31 @@ def _passage_span(index: EvidenceIndex, hit: Hit) -> tuple[int, int]:
     return spans[first].start, spans[last].end
 
 
-def aligned(claim: str, index: EvidenceIndex, hit: Hit) -> Alignment:
+#: Longer claims and passages are not aligned (each claim word is compared with each passage word,
+#: and a parse holds the interpreter): a claim over this many characters …
+ALIGN_CLAIM_CHARS = 1_000
+#: … or a passage (the quoted window with a sentence either side, else the window alone) over this many.
+ALIGN_PASSAGE_CHARS = 6_000
+#: The text where a claim's subject may be named, at most this long.
+SUBJECT_CONTEXT_CHARS = 20_000
+
+
+def aligned(claim: str, index: EvidenceIndex, hit: Hit) -> Alignment | None:
     """The claim aligned with the quoted window and a sentence either side; its subject may be named
-    in the page's opening or the sentences around."""
+    in the page's opening or the sentences around. None: a claim the alignment cannot read (another
+    language), or a claim or passage too long to align."""
     start, end = _passage_span(index, hit)
-    return align(claim, index.text[start:end], subject_context=nearby(index, hit))
+    if end - start > ALIGN_PASSAGE_CHARS:
+        start, end = hit.window.start, hit.window.end
+    if not readable(claim) or len(claim) > ALIGN_CLAIM_CHARS or end - start > ALIGN_PASSAGE_CHARS:
+        return None
+    return align(claim, index.text[start:end], subject_context=nearby(index, hit)[:SUBJECT_CONTEXT_CHARS])
 
 
 def located(alignment: Alignment, index: EvidenceIndex, hit: Hit) -> tuple[Difference, ...]:
     """The alignment's differences with offsets in the claim and in the quote (``hit.text``)."""
-    shift = _passage_span(index, hit)[0] - hit.window.start
+    start, end = _passage_span(index, hit)
+    shift = (start if end - start <= ALIGN_PASSAGE_CHARS else hit.window.start) - hit.window.start
     result = []
     for difference in alignment.differences:
         claim, passage = difference.claim, difference.passage

@@ -258,6 +258,12 @@ def _unit_word(text: str, end: int) -> tuple[str, int] | None:
     return None
 
 
+def hedge_start(text: str, start: int) -> int:
+    """Where the hedge written before the figure at ``start`` begins ("about", "more than"), or ``start``."""
+    hedge = _HEDGE.search(text[max(0, start - 24) : start])
+    return max(0, start - 24) + hedge.start() if hedge else start
+
+
 def _hedge_before(text: str, start: int) -> str:
     hedge = _HEDGE.search(text[max(0, start - 24) : start])
     return hedge.group(0).strip().lower() if hedge else ""
