@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from citemark import __version__
-from citemark.errors import CitemarkError, InputError
+from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
 
 __all__ = ["main"]
@@ -213,17 +213,32 @@ def _read_url_map(file: Path) -> dict[str, str]:
 
 
 def _read_answer(file: str, limit: int) -> str:
-    try:
-        raw = sys.stdin.buffer.read(limit * 4 + 1) if file == "-" else Path(file).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"no such file: {file}") from None
-    except IsADirectoryError:
-        raise InputError(f"{file} is a directory") from None
+    raw = _read_bytes(file, limit * 4)  # UTF-8 takes at most four bytes a character
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"{file}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     return text  # its length is checked by doors.check_answer_size, as in every door
+
+
+def _read_bytes(file: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` of FILE (or stdin); a longer input is refused before more of it is read,
+    so a 300 MB file or ``/dev/zero`` costs no more memory than the limit."""
+    try:
+        if file == "-":
+            raw = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with open(file, "rb") as handle:
+                raw = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError(f"no such file: {file}") from None
+    except IsADirectoryError:
+        raise InputError(f"{file} is a directory") from None
+    except OSError as error:
+        raise InputError(f"{file}: cannot be read ({error.strerror or error})") from None
+    if len(raw) > max_bytes:
+        raise AnswerTooLargeError(f"{file}: over the limit of {max_bytes:,} bytes")
+    return raw
 
 
 class _Progress:
@@ -252,9 +267,10 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
     refs = commands.add_parser(
         "refs", help="check that a bibliography's references exist (Crossref, arXiv, OpenAlex)",
         description="Check each reference of a BibTeX file, a Markdown or plain References list, or LaTeX "
-                    "\\bibitems: exists, mismatch, not_found, retracted or unverifiable, and a grade for the list. "
-                    "Only the references are sent to the services, never anything else.")
-    refs.add_argument("file", help="bibliography file, or - for standard input")
+                    "\\bibitems, or the reference list of a paper's PDF: exists, mismatch, not_found, retracted or "
+                    "unverifiable, and a grade for the list. Only each reference's DOI, arXiv id, or title and first "
+                    "author is sent to the services, never anything else.")
+    refs.add_argument("file", help="bibliography file (text or PDF), or - for standard input")
     refs.add_argument("--format", choices=["bibtex", "latex", "list"], help="default: detect")
     refs.add_argument("--json", action="store_true", help="print the JSON report")
     refs.add_argument("--strict", action="store_true", help="also fail when a reference could not be checked")
@@ -265,10 +281,12 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
 
 def _refs(args: argparse.Namespace) -> int:
     """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted."""
+    from citemark.scholarly.bibfile import bibliography_text
     from citemark.scholarly.checker import Status, check_bibliography
 
     settings = Settings.load()
-    text = _read_answer(args.file, settings.max_answer_chars)
+    limit = max(settings.max_answer_chars * 4, settings.max_body_bytes)  # a text bibliography, or a paper's PDF
+    text = bibliography_text(_read_bytes(args.file, limit), args.file, max_pages=settings.max_pdf_pages)
     report = asyncio.run(check_bibliography(text, settings, fmt=args.format, cache=not args.no_cache))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))

@@ -254,3 +254,45 @@ def test_parsed_example_has_fifteen_entries():
 async def test_services_close_cleanly(refs_settings):
     async with Services(refs_settings, cache=False) as services:
         assert await services.crossref.work("10.1234/nothing") is None
+
+
+def _pdf_of_a_paper(references: str) -> bytes:
+    """An unpublished paper's PDF: its body holds words that must never leave the machine."""
+    from tests.support.pdf import make_pdf
+
+    body = ("Introduction\nUNPUBLISHED-FINDING: the northern delta rose by 14 metres in 2024, which no one "
+            "has reported yet. Methods. We measured it with UNPUBLISHED-FINDING gauges.")
+    pdf = make_pdf([body, references], compress=False)
+    return pdf.replace(b"%\xe2\xe3\xcf\xd3\n", b"%abcd\n")  # all ASCII: readable as text, as some PDFs are
+
+
+def test_cli_refs_of_a_pdf_sends_only_its_references_fields(home, fake, server, tmp_path):
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(_pdf_of_a_paper(
+        "References\n[1] LeCun, Y., Bengio, Y., & Hinton, G. (2015). Deep learning. Nature, 521, 436-444. "
+        "doi:10.1038/nature14539\n[2] Silver, D., Huang, A., & Maddison, C. J. (2016). Mastering the game of Go "
+        "with deep neural networks and tree search. Nature, 529, 484-489."))
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(paper), "--json"], capture_output=True,
+                         text=True, env={**os.environ, **_env(home, fake)}, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert [r["status"] for r in json.loads(run.stdout)["references"]] == ["exists", "exists"]
+    sent = " ".join(path for path, _ in server.requests)
+    assert server.requests and "UNPUBLISHED" not in sent and "delta" not in sent and "Introduction" not in sent
+
+
+def test_cli_refs_of_a_pdf_without_a_reference_list_is_an_input_error_and_sends_nothing(home, fake, server, tmp_path):
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(_pdf_of_a_paper("Conclusion\nThe UNPUBLISHED-FINDING stands."))
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(paper)], capture_output=True,
+                         text=True, env={**os.environ, **_env(home, fake)}, timeout=60)
+    assert run.returncode == 2 and "E100" in run.stderr and "no References heading" in run.stderr
+    assert "Traceback" not in run.stderr and not server.requests
+
+
+async def test_running_text_given_as_one_entry_is_never_sent(refs_settings, server):
+    prose = ("Smith, J. (2024). " + "Our unpublished results show UNPUBLISHED-FINDING in every river we measured "
+             "over the last decade of fieldwork and laboratory study " * 40)
+    report = await check_bibliography(prose, refs_settings, cache=False)
+    [result] = report.results
+    assert result.status == Status.UNVERIFIABLE and "nothing was sent" in result.explanation
+    assert not server.requests

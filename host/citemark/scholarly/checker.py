@@ -122,7 +122,19 @@ async def check_references(references: list[Reference], services: Services, *, c
     return ListReport(results=list(await asyncio.gather(*(one(r) for r in references))))
 
 
+#: Longer than any one reference: such an "entry" is running text (a paper's body, a pasted page), and
+#: its words are not sent anywhere. The longest real titles and entries are far below these.
+MAX_ENTRY_CHARS = 3_000
+MAX_TITLE_CHARS = 400
+MAX_AUTHOR_CHARS = 100
+
+
 async def check_reference(reference: Reference, services: Services) -> ReferenceResult:
+    too_long = _not_a_reference(reference)
+    if too_long:
+        return ReferenceResult(reference, Status.UNVERIFIABLE, f"{too_long}: not one reference, so nothing was sent.",
+                               fix="Give the bibliography as one entry per reference (a References list, BibTeX "
+                                   "or \\bibitems).")
     try:
         if reference.doi:
             return await _by_doi(reference, services)
@@ -135,6 +147,17 @@ async def check_reference(reference: Reference, services: Services) -> Reference
                                fix="Check it again later (a scholarly service did not answer usably).")
     return ReferenceResult(reference, Status.UNVERIFIABLE, "No DOI, arXiv id or title could be read from this entry.",
                            fix="Write the entry with at least its title, first author and year.")
+
+
+def _not_a_reference(reference: Reference) -> str | None:
+    """Why this entry's text must not go to a service, if it must not."""
+    if len(reference.raw) > MAX_ENTRY_CHARS:
+        return f"The entry is {len(reference.raw):,} characters long"
+    if reference.title and len(reference.title) > MAX_TITLE_CHARS:
+        return f"Its title would be {len(reference.title):,} characters long"
+    if reference.authors and len(reference.authors[0]) > MAX_AUTHOR_CHARS:
+        return "Its first author's name would be over 100 characters long"
+    return None
 
 
 async def _by_doi(reference: Reference, services: Services) -> ReferenceResult:

@@ -17,7 +17,7 @@ from typing import Any
 
 from citemark.errors import InputError
 
-__all__ = ["Reference", "detect_format", "parse_references"]
+__all__ = ["Reference", "detect_format", "parse_references", "reference_section"]
 
 MAX_REFERENCES = 500
 
@@ -165,10 +165,16 @@ def _bibitems(text: str) -> list[tuple[str | None, str]]:
     return items
 
 
+def reference_section(text: str) -> str | None:
+    """The text after the last References (Bibliography, Works cited…) heading; None when there is none."""
+    heading = _last(_HEADING.finditer(text))
+    return text[heading.end() :] if heading else None
+
+
 def _list_entries(text: str) -> list[str]:
     """The entries after a References heading (or of the whole text when it has none)."""
-    heading = _last(_HEADING.finditer(text))
-    body = text[heading.end() :] if heading else text
+    body = reference_section(text)
+    body = text if body is None else body
     body = re.split(r"^\s*#{1,6}\s", body, maxsplit=1, flags=re.MULTILINE)[0]  # up to the next heading
     entries: list[str] = []
     current: list[str] = []
