@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import tempfile
 import time
 from collections import OrderedDict
@@ -384,11 +385,8 @@ def run_batch(
     base = None
     if local_files.allow_any or local_files.directories:  # local files allowed: relative ones are read from its folder
         base = Path.cwd() if str(input_path) == "-" else Path(input_path).resolve().parent
-    with _open_input(input_path) as stream, ResultsFile(Path(output_path)) as results:
-        for record in results.previous:
-            summary.add(record)
-        summary.resumed = len(results.previous)
-        results.previous.clear()
+    with _open_input(input_path) as stream, ResultsFile(Path(output_path), summary=summary,
+                                                        input_stat=os.fstat(stream.fileno())) as results:
         items = read_items(bounded_lines(stream, _max_line_bytes(settings)), max_line_bytes=_max_line_bytes(settings),
                            skip=results.done_ids, skip_lines=results.done_lines)
 

@@ -48,8 +48,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--ray-actors must be at least 1")
     if args.ray is None and args.ray_actors is not None:
         raise InputError("--ray-actors goes with --ray")
-    if str(args.input) != "-" and Path(args.input).resolve() == args.out.resolve():
-        raise InputError("--out must not be the input file")
     settings = Settings.load(model=args.model)
     summary = BatchSummary()
     total = _count_lines(args.input)
