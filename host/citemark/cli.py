@@ -76,7 +76,9 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("file", nargs="?", help="answer file, or - for standard input")
     verify.add_argument("--format", choices=["markdown", "html", "json"], help="answer format (default: detect)")
     verify.add_argument("--claim", help="check one claim (with --source) instead of an answer")
-    verify.add_argument("--source", help="for --claim: a URL, DOI, arXiv id, local path, file: URL, or the source text")
+    verify.add_argument("--source", help="for --claim: a URL, DOI, arXiv id, local path, file: URL, or the source text "
+                                         "(with a space; an existing file wins)")
+    verify.add_argument("--source-text", metavar="TEXT", help="for --claim: the source's text itself")
     verify.add_argument("--json", action="store_true", help="print the JSON report")
     verify.add_argument("--md", type=Path, metavar="FILE", help="also write a Markdown report to FILE")
     verify.add_argument("--threshold", type=float, metavar="F", default=DEFAULT_THRESHOLD,
@@ -137,25 +139,26 @@ def _verify(args: argparse.Namespace) -> int:
     from citemark.answer import parse_answer
     from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, verification_passed
     from citemark.report import to_markdown, to_terminal
-    from citemark.sources.classify import SourceKind, classify
     from citemark.sources.localfiles import LocalFilePolicy
     from citemark.types import ParsedAnswer, Report
 
     settings = Settings.load(model=args.model)
     if args.claim is None and args.file is None:
         raise InputError("give an answer FILE (or - for stdin), or --claim TEXT --source URL_OR_PATH")
-    if (args.claim is None) != (args.source is None):
-        raise InputError("--claim and --source go together")
+    if args.source is not None and args.source_text is not None:
+        raise InputError("give --source or --source-text, not both")
+    source_given = args.source is not None or args.source_text is not None
+    if (args.claim is None) != (not source_given):
+        raise InputError("--claim and --source (or --source-text) go together")
     if not 0 <= args.threshold <= 1:
         raise InputError("--threshold is a share between 0 and 1")
     url_map = _read_url_map(args.url_map) if args.url_map else None
     if args.claim is not None:
-        # A path typed on the command line is read wherever it points; a bare name that is a file here
-        # ("--source README") is that file, not the six letters of inline text.
-        source = args.source
-        if classify(source) is SourceKind.TEXT and not any(c.isspace() for c in source.strip()) and Path(source).is_file():
-            source = "./" + source.strip()
-        parsed = ParsedAnswer(claims=(one_claim(args.claim, source, base=Path.cwd()),), format="claim")
+        if args.source_text is not None:
+            claim = one_claim(args.claim, args.source_text, as_text=True)
+        else:
+            claim = one_claim(args.claim, _typed_source(args.source), base=Path.cwd())
+        parsed = ParsedAnswer(claims=(claim,), format="claim")
         local_files, coverage = LocalFilePolicy.cli(), False
     else:
         content = _read_answer(args.file, settings.max_answer_chars)
@@ -191,6 +194,36 @@ def _verify(args: argparse.Namespace) -> int:
     if not passed and not args.quiet:
         print(f"citemark: verification failed: {why}", file=sys.stderr)
     return EXIT_OK if passed else EXIT_FAILED
+
+
+def _typed_source(value: str) -> str:
+    """``--source`` as the user meant it: a path typed here is read as given.
+
+    A file that exists wins over every guess (``x.py`` and ``report.io`` are files here,
+    not domains to look up); a folder is an input error. Otherwise a URL, DOI or arXiv
+    id is that; a value holding ``/`` or ``\\`` or ending in a file extension is a path,
+    which must exist; anything with a space is the source text. A single word that is
+    none of these ("srcone") is a typo, not a source: inline text goes in ``--source-text``.
+    """
+    from citemark.sources.classify import SourceKind, classify
+
+    word = value.strip()
+    if not word:
+        raise InputError("--source must not be empty")
+    if any(c.isspace() for c in word):
+        return value
+    path = Path(word).expanduser()
+    if path.is_dir():
+        raise InputError(f"--source {word} is a directory: give a file in it")
+    if path.exists():
+        return word if path.is_absolute() or word.startswith(("./", "../")) else "./" + word
+    kind = classify(word)
+    if kind is SourceKind.PATH:
+        raise InputError(f"--source {word}: no such file")
+    if kind is SourceKind.TEXT:
+        raise InputError(f"--source {word}: no such file, and not a URL, DOI or arXiv id "
+                         "(give source text with --source-text)")
+    return word
 
 
 def _format_of(file: str) -> str | None:

@@ -22,7 +22,7 @@ from citemark.errors import AnswerTooLargeError, InputError
 from citemark.settings import Settings
 from citemark.sources.classify import citation_for
 from citemark.sources.localfiles import LocalFilePolicy
-from citemark.types import Claim, Label, ParsedAnswer, Report, Verdict
+from citemark.types import Citation, Claim, Label, ParsedAnswer, Report, Verdict
 
 if TYPE_CHECKING:
     from citemark.engine import Engine
@@ -83,16 +83,19 @@ async def collect(
 
 def one_claim(
     claim: str, source: str, *, base: Path | None = None, index: int = 0, marker: str = "1", inline_text: bool = True,
+    as_text: bool = False,
 ) -> Claim:
-    """``claim`` citing ``source`` (URL, DOI, arXiv id, path, or — where ``inline_text`` — the text itself)."""
+    """``claim`` citing ``source`` (URL, DOI, arXiv id, path, or — where ``inline_text`` — the text itself);
+    ``as_text``: ``source`` is the text, whatever it looks like (``--source-text``)."""
     from citemark.answer.claims import clean_claim
 
     if not isinstance(claim, str) or not claim.strip():
         raise InputError("a claim must be a non-empty string")
     if not isinstance(source, str) or not source.strip():
         raise InputError("a source must be a non-empty string")
-    return Claim(text=clean_claim(claim), citations=(citation_for(source, marker=marker, base=base, inline_text=inline_text),),
-                 index=index)
+    citation = (Citation(marker=marker, text=source) if as_text
+                else citation_for(source, marker=marker, base=base, inline_text=inline_text))
+    return Claim(text=clean_claim(claim), citations=(citation,), index=index)
 
 
 def check_answer_size(content: str, settings: Settings, what: str = "answer") -> None:
