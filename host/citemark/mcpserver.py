@@ -20,7 +20,9 @@ not it exists. Fetching follows the public-address-only policy, always.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import sys
 from typing import Any, Literal
 
@@ -186,7 +188,9 @@ def build_server(settings: Settings | None = None) -> MCPServer:
 
         try:
             check_answer_size(answer, settings)
-            parsed = parse_answer(answer, format, page_url=page_url, sources=sources)
+            # Off the event loop, as the native host parses: a hostile answer must not stop
+            # this server answering tools/list, pings or its input closing.
+            parsed = await asyncio.to_thread(parse_answer, answer, format, page_url=page_url, sources=sources)
         except CitemarkError as error:
             raise _tool_error(error) from None
         return await run(parsed, ctx, detail, coverage)
@@ -326,5 +330,16 @@ def _tool_error(error: CitemarkError) -> ToolError:
 def run(args: Any = None) -> int:
     """Serve MCP on stdio until the client disconnects; logs go to stderr only."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="citemark mcp: %(levelname)s %(message)s")
-    build_server().run("stdio")
-    return 0
+    server = build_server()
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(server.run_stdio_async())
+        code = 0
+    except Exception:
+        log.exception("mcp server failed")
+        code = 1
+    # The client has closed stdin. A worker thread may still be inside a hostile answer or
+    # source; the server exits now instead of joining it (as the native host does).
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(code)

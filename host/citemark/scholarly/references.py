@@ -85,16 +85,26 @@ def parse_references(text: str, fmt: str | None = None) -> list[Reference]:
 # ---------------------------------------------------------------- BibTeX
 
 
+_ENTRY_START = re.compile(r"@(\w+)[ \t\r\n]*\{")
+
+
 def _bibtex(text: str) -> list[Reference]:
+    """Entries one after another: the next is looked for after this one's closing brace, so each
+    character is read once ("@a{" × 300,000 included). An entry left open is an input error: its
+    braces swallow every entry after it, and guessing where it ends would cost a pass per guess."""
     references: list[Reference] = []
-    for match in re.finditer(r"@(\w+)\s*\{", text):
+    position = 0
+    while match := _ENTRY_START.search(text, position):
         kind = match.group(1).lower()
-        body, end = _balanced(text, match.end() - 1)
-        if kind in {"comment", "string", "preamble"} or body is None:
+        body, position = _balanced(text, match.end() - 1)
+        if body is None:
+            line = text.count("\n", 0, match.start()) + 1
+            raise InputError(f"the BibTeX entry at line {line} is never closed: its braces do not balance")
+        if kind in {"comment", "string", "preamble"}:
             continue
         key, _, rest = body.partition(",")
         fields = _bibtex_fields(rest)
-        raw = text[match.start() : end]
+        raw = text[match.start() : position]
         authors = tuple(_family(name) for name in re.split(r"\s+and\s+", _delatex(fields.get("author", ""))) if name.strip())
         doi = _clean_doi(fields.get("doi", "")) or _find_doi(fields.get("url", ""))
         arxiv_id = None
@@ -159,7 +169,7 @@ def _bibitems(text: str) -> list[tuple[str | None, str]]:
     text = text.split("\\end{thebibliography}", 1)[0]
     items = []
     for chunk in re.split(r"\\bibitem", text)[1:]:
-        match = re.match(r"\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}", chunk)
+        match = re.match(r"\s*(?:\[[^\]]*\]\s*)?\{([^}]*)\}", chunk)
         key = match.group(1).strip() if match else None
         items.append((key, chunk[match.end() if match else 0 :].strip()))
     return items
@@ -175,7 +185,7 @@ def _list_entries(text: str) -> list[str]:
     """The entries after a References heading (or of the whole text when it has none)."""
     body = reference_section(text)
     body = text if body is None else body
-    body = re.split(r"^\s*#{1,6}\s", body, maxsplit=1, flags=re.MULTILINE)[0]  # up to the next heading
+    body = re.split(r"^[ \t]*#{1,6}[ \t]", body, maxsplit=1, flags=re.MULTILINE)[0]  # up to the next heading
     entries: list[str] = []
     current: list[str] = []
     itemised = any(_ITEM.match(line) for line in body.splitlines())
@@ -226,7 +236,7 @@ def _free_text(index: int, raw: str, key: str | None = None) -> Reference:
         elif parts:
             title = parts[0]
     if title:
-        title = re.sub(r"\s*\[[^\]]*\]$", "", title).strip(" .,;:") or None
+        title = re.sub(r"\s*\[[^\[\]]*\]$", "", title).strip(" .,;:") or None
     return _with_arxiv_doi(Reference(
         index=index, raw=raw, key=key, title=title, authors=_authors(author_part), year=year, doi=doi,
         arxiv_id=arxiv.group(1) if arxiv else None, url=urls[0].rstrip(".,;)") if urls else None,
@@ -290,7 +300,7 @@ _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u
 
 def _delatex(text: str) -> str:
     """LaTeX markup out: accents composed, braces, \\emph{…}, ~ and -- read as text."""
-    text = re.sub(r"\\([\"'`^~cv])\s*\{?\s*([A-Za-z])\}?",
+    text = re.sub(r"\\([\"'`^~cv])\s*(?:\{\s*)?([A-Za-z])\}?",
                   lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
     text = re.sub(r"\\(?:emph|textit|textbf|textsc|mbox|url|href)\s*", "", text)
     text = re.sub(r"\\(?:em|it|bf|sc|newblock|relax)\b\s*", "", text)
@@ -300,7 +310,7 @@ def _delatex(text: str) -> str:
 
 
 def _demarkdown(text: str) -> str:
-    text = re.sub(r"\[([^\]]*)\]\((https?://[^)]+)\)", r"\1 \2", text)
+    text = re.sub(r"\[([^\[\]]*)\]\((https?://[^)]+)\)", r"\1 \2", text)
     text = re.sub(r"(?<!\w)[*_]{1,2}([^*_]+)[*_]{1,2}(?!\w)", r"\1", text)
     return text.replace("`", "")
 
