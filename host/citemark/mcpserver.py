@@ -32,7 +32,7 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field
 
 from citemark import __version__
-from citemark.errors import CitemarkError, InputError
+from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
 
 __all__ = ["build_server", "run"]
@@ -213,6 +213,10 @@ def build_server(settings: Settings | None = None) -> MCPServer:
                 raise InputError("give at least one {claim, source} pair")
             if len(claims) > settings.max_citations:
                 raise InputError(f"at most {settings.max_citations} claims per call")
+            size = sum(len(item.claim) + len(item.source) for item in claims)
+            if size > settings.max_answer_chars:  # the answer limit, as the batch door applies it to claim + source
+                raise AnswerTooLargeError(f"claims and sources of {size:,} characters are over the "
+                                          f"{settings.max_answer_chars:,} limit")
             parsed = ParsedAnswer(
                 claims=tuple(one_claim(item.claim, item.source, index=i) for i, item in enumerate(claims)),
                 format="claims",

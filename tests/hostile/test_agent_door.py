@@ -104,3 +104,12 @@ def test_the_server_exits_when_its_input_closes_during_a_hostile_call(params):
         server.kill()
         server.stdout.close()
     assert time.monotonic() - started < 10
+
+
+async def test_a_5_mb_claim_with_a_5_mb_source_is_refused_at_once(params):
+    started = time.monotonic()
+    async with Client(params) as client:
+        result = await client.call_tool("verify_claims", {"claims": [
+            {"claim": "The river " + "flows " * 800_000, "source": "The river " + "runs " * 1_000_000}]})
+    assert result.is_error and "E102" in result.content[0].text
+    assert time.monotonic() - started < 30
