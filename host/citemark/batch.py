@@ -132,6 +132,8 @@ def _item(number: int, raw: bytes, max_line_bytes: int) -> BatchItem | BadLine:
         return BadLine(number, None, AnswerFormatError(f"line {number}: not UTF-8 ({error.reason} at byte {error.start})"))
     except ValueError as error:
         return BadLine(number, None, AnswerFormatError(f"line {number}: not valid JSON ({error})"))
+    except RecursionError:
+        return BadLine(number, None, AnswerFormatError(f"line {number}: JSON nested too deeply to read"))
     return _with_id(number, data)
 
 

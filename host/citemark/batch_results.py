@@ -17,14 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from citemark.doors import answer_passed
 from citemark.errors import OutputRefused
 from citemark.types import Label
 
 __all__ = ["BatchSummary", "ResultsFile"]
 
 log = logging.getLogger(__name__)
-
-_FAILING = (Label.CONTRADICTED.value, Label.RETRACTED.value)  # what makes ``verify`` exit 1
 
 
 # ---------------------------------------------------------------- output and resume
@@ -181,7 +180,7 @@ class BatchSummary:
     answers: int = 0  # verified (reports written)
     resumed: int = 0  # records already in the output when the run started (counted in the rest too)
     errors: int = 0  # lines reported as errors
-    passed: int = 0  # answers with no contradicted or retracted citation (``verify`` would exit 0)
+    passed: int = 0  # answers ``verify`` would exit 0 for (``doors.answer_passed``)
     claims: int = 0
     citations: int = 0
     verdicts: Counter[str] = field(default_factory=Counter)
@@ -198,8 +197,7 @@ class BatchSummary:
         self.answers += 1
         self.citations += len(verdicts)
         self.claims += len({v.get("claim_index") for v in verdicts})
-        labels = [v.get("verdict") for v in verdicts]
-        self.passed += not any(label in _FAILING for label in labels)
+        self.passed += answer_passed([v.get("verdict") for v in verdicts])[0]  # as ``verify`` exits 0
         for verdict in verdicts:
             self.verdicts[verdict.get("verdict")] += 1
             self.reasons[verdict.get("reason")] += 1
@@ -231,7 +229,7 @@ class BatchSummary:
     def to_text(self) -> str:
         earlier = f" ({self.resumed:,} already in the output from an earlier run)" if self.resumed else ""
         lines = [f"{self.answers:,} answers verified, {self.errors:,} lines with errors{earlier}; "
-                 f"{self.passed:,} passed ({self.pass_rate:.1%}: no citation contradicted or retracted)"]
+                 f"{self.passed:,} passed ({self.pass_rate:.1%}: as `verify` passes them)"]
         if self.citations:
             parts = ", ".join(f"{self.verdicts[label.value]:,} {label.value}" for label in Label if self.verdicts[label.value])
             lines.append(f"{self.citations:,} citations of {self.claims:,} claims: {parts}")

@@ -22,14 +22,13 @@ import sys
 from pathlib import Path
 
 from citemark import __version__
+from citemark.doors import DEFAULT_THRESHOLD
 from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
-#: ``verify`` passes only when at least this share of citations is supported (citesure's gate).
-DEFAULT_THRESHOLD = 0.8
 
 
 def main(argv: list[str] | None = None) -> int:

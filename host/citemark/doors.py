@@ -27,7 +27,8 @@ from citemark.types import Citation, Claim, Label, ParsedAnswer, Report, Verdict
 if TYPE_CHECKING:
     from citemark.engine import Engine
 
-__all__ = ["EngineSlot", "check_answer_size", "collect", "one_claim", "verification_passed"]
+__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "answer_passed", "check_answer_size", "collect", "one_claim",
+           "verification_passed"]
 
 OnVerdict = Callable[[Verdict], Awaitable[None] | None]
 
@@ -104,27 +105,37 @@ def check_answer_size(content: str, settings: Settings, what: str = "answer") ->
         raise AnswerTooLargeError(f"{what} of {len(content):,} characters is over the {settings.max_answer_chars:,} limit")
 
 
-_NOT_READ = frozenset({Label.UNREACHABLE, Label.PAYWALLED, Label.UNVERIFIABLE})
+#: ``verify`` passes only when at least this share of citations is supported (citesure's gate); ``batch``
+#: counts an answer as passed by the same gate, so the two never disagree.
+DEFAULT_THRESHOLD = 0.8
+_NOT_READ = frozenset({Label.UNREACHABLE.value, Label.PAYWALLED.value, Label.UNVERIFIABLE.value})
 
 
 def verification_passed(report: Report, *, threshold: float, strict: bool = False) -> tuple[bool, str]:
-    """The gate behind ``verify``'s exit code, and why it failed.
+    """The gate behind ``verify``'s exit code, and why it failed (``answer_passed`` on the report's verdicts)."""
+    labels = [verdict.label.value for verdict in report.verdicts]
+    return answer_passed(labels, unresolved=bool(report.unresolved), threshold=threshold, strict=strict)
+
+
+def answer_passed(labels: list[str], *, unresolved: bool = False, threshold: float = DEFAULT_THRESHOLD,
+                  strict: bool = False) -> tuple[bool, str]:
+    """Whether an answer with these verdicts passes, and why not.
 
     Passing needs at least one citation judged against a readable source, none
     contradicted or retracted, and a pass rate (supported / all citations) of
     at least ``threshold``; ``strict`` also needs every citation supported and
     every marker resolved.
     """
-    summary = report.summary()
-    counts = summary["counts"]
-    if not summary["total"]:
+    if not labels:
         return False, "no citations found"
-    if all(verdict.label in _NOT_READ for verdict in report.verdicts):
+    if all(label in _NOT_READ for label in labels):
         return False, "no cited source could be read"
-    if counts[Label.CONTRADICTED.value] or counts[Label.RETRACTED.value]:
+    if Label.CONTRADICTED.value in labels or Label.RETRACTED.value in labels:
         return False, "a citation is contradicted or retracted"
-    if summary["pass_rate"] < threshold:
-        return False, f"pass rate {summary['pass_rate']:.2f} is below the threshold {threshold:.2f}"
-    if strict and (summary["supported"] != summary["total"] or report.unresolved):
+    supported = labels.count(Label.SUPPORTED.value)
+    pass_rate = round(supported / len(labels), 4)
+    if pass_rate < threshold:
+        return False, f"pass rate {pass_rate:.2f} is below the threshold {threshold:.2f}"
+    if strict and (supported != len(labels) or unresolved):
         return False, "--strict: not every citation is supported and resolved"
     return True, "passed"
