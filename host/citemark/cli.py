@@ -326,13 +326,19 @@ def _refs(args: argparse.Namespace) -> int:
         for result in report.results:
             reference = result.reference
             label = reference.key or reference.title or reference.raw[:60]
-            print(f"[{reference.index}] {result.status.value:12} {label}")
-            print(f"     {result.explanation}")
+            print(f"[{reference.index}] {result.status.value:12} {_shown(label)}")
+            print(f"     {_shown(result.explanation)}")
             if result.fix:
-                print(f"     fix: {result.fix}")
+                print(f"     fix: {_shown(result.fix)}")
         print(report.summary()["text"])
     bad = {Status.NOT_FOUND, Status.MISMATCH, Status.RETRACTED} | ({Status.UNVERIFIABLE} if args.strict else set())
     return EXIT_FAILED if any(r.status in bad for r in report.results) else EXIT_OK
+
+
+def _shown(text: str) -> str:
+    """Text from a file or a service as the terminal shows it: control characters (an SGR colour,
+    an OSC 52 clipboard write) escaped, never sent raw."""
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
 
 
 # ---------------------------------------------------------------- model & cache

@@ -296,3 +296,36 @@ async def test_running_text_given_as_one_entry_is_never_sent(refs_settings, serv
     [result] = report.results
     assert result.status == Status.UNVERIFIABLE and "nothing was sent" in result.explanation
     assert not server.requests
+
+
+BAD_ENTRIES = ("@inproceedings{k\x1b[31mred\x1b]52;c;ZXZpbA==\x07, author={He, Kaiming and Zhang, Xiangyu}, "
+               "title={Deep Residual Learning for Image Recognition}, doi={10.1109/CVPR.2016.90}, year={2016}}\n"
+               "@article{esc, title={Deep learning}, doi={10.1038/nature\x1b14539}, year={2015}}\n"
+               "@article{nul, title={Deep learning}, doi={10.1038/nat\x00ure}, year={2015}}\n"
+               "@article{dots, title={Deep learning}, doi={10.1038/../../admin}, year={2015}}\n"
+               "@article{good, author={LeCun, Yann}, title={Deep learning}, doi={10.1038/nature14539}, year={2015}}\n")
+
+
+def test_cli_refs_one_bad_doi_is_that_entry_s_answer_and_keys_cannot_drive_the_terminal(home, fake, server, tmp_path):
+    bib = tmp_path / "bad.bib"
+    bib.write_text(BAD_ENTRIES, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(bib)], capture_output=True, text=True,
+                         env={**os.environ, **_env(home, fake)}, timeout=60)
+    assert run.returncode == 0, run.stderr  # unverifiable entries do not fail the list without --strict
+    assert "\x1b" not in run.stdout and "\x07" not in run.stdout and "\x00" not in run.stdout
+    assert "\\x1b[31m" in run.stdout
+    lines = run.stdout.splitlines()
+    assert sum("unverifiable" in line for line in lines if line.startswith("[")) == 3
+    assert sum(" exists " in line for line in lines if line.startswith("[")) == 2
+    assert not any("admin" in path or ".." in path for path, _ in server.requests)
+
+
+async def test_mcp_check_references_one_bad_doi_does_not_sink_the_list(home, fake, server):
+    params = StdioServerParameters(command=sys.executable, args=["-m", "citemark.cli", "mcp"], env=_env(home, fake))
+    async with Client(params) as client:
+        result = await client.call_tool("check_references", {"bibliography": BAD_ENTRIES})
+    assert not result.is_error, result.content
+    statuses = {r["reference"]["key"]: r["status"] for r in result.structured_content["references"]}
+    assert statuses == {"k\x1b[31mred\x1b]52;c;ZXZpbA==\x07": "exists", "esc": "unverifiable", "nul": "unverifiable",
+                        "dots": "unverifiable", "good": "exists"}
+    assert not any("admin" in path or ".." in path for path, _ in server.requests)

@@ -27,7 +27,7 @@ import httpx
 from citemark.errors import AnswerTooLargeError, InputError, LookupUnavailable
 from citemark.scholarly.matching import NEAR_MISS, Difference, compare, same_title, title_similarity
 from citemark.scholarly.records import Work
-from citemark.scholarly.references import Reference, parse_references
+from citemark.scholarly.references import Reference, doi_problem, parse_references
 from citemark.scholarly.services import Services
 from citemark.settings import Settings
 
@@ -106,7 +106,7 @@ async def check_bibliography(text: str, settings: Settings, *, fmt: str | None =
         raise InputError("scholarly lookups are turned off (scholarly_lookups = false): nothing to check against")
     if len(text) > settings.max_answer_chars:
         raise AnswerTooLargeError(f"bibliography of {len(text):,} characters is over the limit")
-    references = parse_references(text, fmt)
+    references = await asyncio.to_thread(parse_references, text, fmt)  # off the loop: an MCP server keeps serving
     async with Services(settings, transport=transport, cache=cache) as services:
         return await check_references(references, services)
 
@@ -130,11 +130,10 @@ MAX_AUTHOR_CHARS = 100
 
 
 async def check_reference(reference: Reference, services: Services) -> ReferenceResult:
-    too_long = _not_a_reference(reference)
-    if too_long:
-        return ReferenceResult(reference, Status.UNVERIFIABLE, f"{too_long}: not one reference, so nothing was sent.",
-                               fix="Give the bibliography as one entry per reference (a References list, BibTeX "
-                                   "or \\bibitems).")
+    refused = _not_a_reference(reference)
+    if refused:
+        return ReferenceResult(reference, Status.UNVERIFIABLE, f"{refused}: nothing was sent.",
+                               fix="Correct the entry: one reference, with a DOI as the publisher gives it.")
     try:
         if reference.doi:
             return await _by_doi(reference, services)
@@ -151,12 +150,15 @@ async def check_reference(reference: Reference, services: Services) -> Reference
 
 def _not_a_reference(reference: Reference) -> str | None:
     """Why this entry's text must not go to a service, if it must not."""
+    problem = doi_problem(reference.doi) if reference.doi else None
+    if problem:
+        return f"Its DOI {reference.doi!r} is not a DOI ({problem})"
     if len(reference.raw) > MAX_ENTRY_CHARS:
-        return f"The entry is {len(reference.raw):,} characters long"
+        return f"The entry is {len(reference.raw):,} characters long: not one reference"
     if reference.title and len(reference.title) > MAX_TITLE_CHARS:
-        return f"Its title would be {len(reference.title):,} characters long"
+        return f"Its title would be {len(reference.title):,} characters long: not one reference"
     if reference.authors and len(reference.authors[0]) > MAX_AUTHOR_CHARS:
-        return "Its first author's name would be over 100 characters long"
+        return "Its first author's name would be over 100 characters long: not one reference"
     return None
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from citemark.errors import InputError
 
-__all__ = ["Reference", "detect_format", "parse_references", "reference_section"]
+__all__ = ["Reference", "detect_format", "doi_problem", "parse_references", "reference_section"]
 
 MAX_REFERENCES = 500
 
@@ -289,6 +289,20 @@ def _clean_doi(doi: str) -> str | None:
     doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", doi.strip(), flags=re.IGNORECASE)
     doi = doi.rstrip(".,;)]}")
     return doi.lower() if re.match(r"10\.\d{4,9}/\S+$", doi) else None
+
+
+def doi_problem(doi: str) -> str | None:
+    """Why ``doi`` cannot be sent to a service as a DOI, if it cannot.
+
+    A DOI's suffix may hold almost any printable character, but never a control
+    character (ESC, NUL), and a path segment "." or ".." would take the request
+    out of the service's ``/works/`` path.
+    """
+    if any(unicodedata.category(char).startswith("C") for char in doi):
+        return "it holds a control character"
+    if any(segment in (".", "..") for segment in doi.split("/")):
+        return "it holds a '.' or '..' path segment"
+    return None
 
 
 def _is_arxiv_id(text: str) -> bool:
