@@ -29,7 +29,7 @@ from typing import Any, Literal
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from citemark import __version__
 from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
@@ -143,7 +143,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
 
     settings = settings or Settings.load()
     engines = EngineSlot(settings, requester="agent")
-    local_files = LocalFilePolicy(directories=settings.local_file_dirs)
+    local_files = LocalFilePolicy.agent(settings.local_file_dirs)
     server = MCPServer("citemark", version=__version__) if _accepts_version() else MCPServer("citemark")
 
     async def run(parsed: Any, ctx: Context, detail: str, coverage: bool) -> VerifyResult:
@@ -188,6 +188,8 @@ def build_server(settings: Settings | None = None) -> MCPServer:
 
         try:
             check_answer_size(answer, settings)
+            if not answer.strip():
+                raise InputError("the answer is empty")
             # Off the event loop, as the native host parses: a hostile answer must not stop
             # this server answering tools/list, pings or its input closing.
             parsed = await asyncio.to_thread(parse_answer, answer, format, page_url=page_url, sources=sources)
@@ -261,6 +263,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         return SnappedQuote.model_validate(snap(anchor, source_text).to_dict())
 
     _add_check_references(server, settings)
+    _refuse_unknown_arguments(server)
     return server
 
 
@@ -319,6 +322,33 @@ def _add_check_references(server: MCPServer, settings: Settings) -> None:
         except CitemarkError as error:
             raise _tool_error(error) from None
         return ReferencesResult.model_validate(report.to_dict())
+
+
+def _refuse_unknown_arguments(server: MCPServer) -> None:
+    """An argument a tool does not take is an input error, never dropped in silence: an agent that
+    sends ``top_k`` or ``url_map`` must learn that it changed nothing. The SDK ignores extra
+    arguments and offers no switch, so each tool's argument model is tightened here (through its
+    tool manager, the one place the SDK keeps them) and its schema says so."""
+    for tool in server._tool_manager.list_tools():
+        tool.fn_metadata.arg_model = _strict(tool.name, tool.fn_metadata.arg_model)
+        tool.parameters["additionalProperties"] = False
+
+
+def _strict(name: str, model: type[BaseModel]) -> type[BaseModel]:
+    taken = sorted(field.alias or field_name for field_name, field in model.model_fields.items())
+
+    class Strict(model):  # type: ignore[misc, valid-type]
+        @model_validator(mode="before")
+        @classmethod
+        def _only_known(cls, data: Any) -> Any:
+            unknown = sorted(set(data) - set(taken)) if isinstance(data, dict) else []
+            if unknown:
+                raise ValueError(f"{InputError.code}: {name} does not take {', '.join(unknown)} "
+                                 f"(it takes {', '.join(taken)})")
+            return data
+
+    Strict.__name__ = model.__name__
+    return Strict
 
 
 def _accepts_version() -> bool:

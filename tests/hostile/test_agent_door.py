@@ -113,3 +113,23 @@ async def test_a_5_mb_claim_with_a_5_mb_source_is_refused_at_once(params):
             {"claim": "The river " + "flows " * 800_000, "source": "The river " + "runs " * 1_000_000}]})
     assert result.is_error and "E102" in result.content[0].text
     assert time.monotonic() - started < 30
+
+
+async def test_quiet_answers_are_tool_errors_with_their_code(params, tmp_path):
+    outside = tmp_path / "outside.txt"
+    outside.write_text("The vault opens at noon every day.")
+    async with Client(params) as client:
+        for empty in ("", "   "):
+            result = await client.call_tool("verify_answer", {"answer": empty})
+            assert result.is_error and "E100" in result.content[0].text and "empty" in result.content[0].text
+        unknown = await client.call_tool("verify_answer", {"answer": "The vault opens at noon [1].", "top_k": 3})
+        assert unknown.is_error and "E100" in unknown.content[0].text and "top_k" in unknown.content[0].text
+        unknown = await client.call_tool("verify_claims", {"claims": [{"claim": "A b c.", "source": "x y z"}],
+                                                           "url_map": {"1": "https://example.org"}})
+        assert unknown.is_error and "url_map" in unknown.content[0].text
+        tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+        assert all(tool.input_schema.get("additionalProperties") is False for tool in tools.values())
+        refused = await client.call_tool("verify_claims", {"claims": [{"claim": "The vault opens at noon.",
+                                                                       "source": str(outside)}]})
+    [verdict] = refused.structured_content["verdicts"]
+    assert "CITEMARK_LOCAL_FILE_DIRS" in verdict["explanation"] and "--allow-dir" not in verdict["explanation"]
