@@ -312,7 +312,8 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
 
 
 def _refs(args: argparse.Namespace) -> int:
-    """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted."""
+    """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted,
+    or when none could be checked (nothing is concluded from silence, not even "passed")."""
     from citemark.scholarly.bibfile import bibliography_text
     from citemark.scholarly.checker import Status, check_bibliography
 
@@ -331,6 +332,9 @@ def _refs(args: argparse.Namespace) -> int:
             if result.fix:
                 print(f"     fix: {_shown(result.fix)}")
         print(report.summary()["text"])
+    if all(r.status is Status.UNVERIFIABLE for r in report.results):  # offline, or every entry unreadable
+        print("citemark: no reference could be checked, so the list is not passed", file=sys.stderr)
+        return EXIT_FAILED
     bad = {Status.NOT_FOUND, Status.MISMATCH, Status.RETRACTED} | ({Status.UNVERIFIABLE} if args.strict else set())
     return EXIT_FAILED if any(r.status in bad for r in report.results) else EXIT_OK
 

@@ -329,3 +329,20 @@ async def test_mcp_check_references_one_bad_doi_does_not_sink_the_list(home, fak
     assert statuses == {"k\x1b[31mred\x1b]52;c;ZXZpbA==\x07": "exists", "esc": "unverifiable", "nul": "unverifiable",
                         "dots": "unverifiable", "good": "exists"}
     assert not any("admin" in path or ".." in path for path, _ in server.requests)
+
+
+def test_cli_refs_offline_fails_fast_and_says_why_in_words(home, tmp_path):
+    from tests.conftest import free_port
+
+    dead = f"http://127.0.0.1:{free_port()}"
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "CITEMARK_ALLOW_PRIVATE_NETWORK": "1",
+           "CITEMARK_CROSSREF_API": dead, "CITEMARK_ARXIV_API": dead + "/api/query", "CITEMARK_OPENALEX_API": dead}
+    started = time.monotonic()  # the services' own pacing (arXiv: one request every 3 s) is left as it is
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(EXAMPLE), "--no-cache"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    elapsed = time.monotonic() - started
+    assert run.returncode == 1 and "no reference could be checked" in run.stderr, run.stderr
+    assert "15 unverifiable" in run.stdout
+    assert elapsed < 15, f"{elapsed:.0f} s"
+    assert "could not be reached (no connection" in run.stdout
+    assert "ConnectError" not in run.stdout + run.stderr and "Traceback" not in run.stderr
