@@ -86,7 +86,7 @@ class Doctor:
 
     def _check_route(self, route: Route, user_data_dir: Path | None, proven: dict[Path, Finding]) -> Finding:
         finding = Finding(route.browser, route.variant, "fail")
-        if user_data_dir is None and not route.locations[0].present.is_dir():
+        if user_data_dir is None and not self.layout.found(route.locations[0]):
             finding.status = "absent"
             return finding
         read = self._manifest_read(route)

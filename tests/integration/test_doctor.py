@@ -268,3 +268,25 @@ def test_without_a_keyring_fetches_stay_quiet_and_doctor_says_it_once(home, serv
     credentials = json.loads(doctor.stdout)["credentials"]
     assert credentials["ok"] is False and "keyring is unavailable" in credentials["detail"]
     assert "keyring is unavailable" in cli("doctor", cwd=home, env=env).stdout
+
+
+def test_installed_but_never_started_browsers_are_found_and_only_they_are_registered(home, tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("chromium", "firefox-esr"):  # installed, never started: no config folder yet
+        (bin_dir / name).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / name).chmod(0o755)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    installed = cli("install", cwd=home, env=env)
+    assert installed.returncode == 0, installed.stderr
+    registered = {line.split(" for ", 1)[1].split(":")[0] for line in installed.stdout.splitlines()
+                  if line.startswith("registered")}
+    assert {name.split()[0] for name in registered} == {"chromium", "firefox"}, installed.stdout
+    doctor = cli("doctor", "--json", cwd=home, env=env)
+    found = {b["label"]: b["status"] for b in json.loads(doctor.stdout)["browsers"]}
+    assert found["chromium"] == "ok" and found["firefox"] == "ok"
+    assert all(status == "absent" for label, status in found.items() if label.split()[0] in ("chrome", "edge", "brave",
+                                                                                               "vivaldi"))
+    text = cli("doctor", cwd=home, env=env).stdout
+    not_used = next(line for line in text.splitlines() if "not used on this machine" in line).split(": ", 1)[1]
+    assert {"chromium", "firefox"}.isdisjoint(not_used.split(", ")) and "chrome" in not_used.split(", ")
