@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import tempfile
 import time
 from collections import OrderedDict
@@ -131,6 +132,8 @@ def _item(number: int, raw: bytes, max_line_bytes: int) -> BatchItem | BadLine:
         return BadLine(number, None, AnswerFormatError(f"line {number}: not UTF-8 ({error.reason} at byte {error.start})"))
     except ValueError as error:
         return BadLine(number, None, AnswerFormatError(f"line {number}: not valid JSON ({error})"))
+    except RecursionError:
+        return BadLine(number, None, AnswerFormatError(f"line {number}: JSON nested too deeply to read"))
     return _with_id(number, data)
 
 
@@ -384,15 +387,12 @@ def run_batch(
     base = None
     if local_files.allow_any or local_files.directories:  # local files allowed: relative ones are read from its folder
         base = Path.cwd() if str(input_path) == "-" else Path(input_path).resolve().parent
-    with _open_input(input_path) as stream, ResultsFile(Path(output_path)) as results:
+    with _open_input(input_path) as stream, ResultsFile(Path(output_path), summary=summary,
+                                                        input_stat=os.fstat(stream.fileno())) as results:
         if results.policies - {settings.policy}:
             raise InputError(f"{output_path} holds verdicts of the {', '.join(sorted(results.policies))} policy; "
                              f"this run uses {settings.policy}: resume with --policy "
                              f"{sorted(results.policies)[0]}, or write to another --out")
-        for record in results.previous:
-            summary.add(record)
-        summary.resumed = len(results.previous)
-        results.previous.clear()
         items = read_items(bounded_lines(stream, _max_line_bytes(settings)), max_line_bytes=_max_line_bytes(settings),
                            skip=results.done_ids, skip_lines=results.done_lines)
 

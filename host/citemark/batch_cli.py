@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from citemark.batch import run_batch
 from citemark.batch_results import BatchSummary
-from citemark.errors import InputError
+from citemark.errors import AnswerFormatError, InputError
 from citemark.report import GLYPHS
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
@@ -48,8 +48,6 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--ray-actors must be at least 1")
     if args.ray is None and args.ray_actors is not None:
         raise InputError("--ray-actors goes with --ray")
-    if str(args.input) != "-" and Path(args.input).resolve() == args.out.resolve():
-        raise InputError("--out must not be the input file")
     settings = Settings.load(model=args.model, policy=getattr(args, "policy", None))
     summary = BatchSummary()
     total = _count_lines(args.input)
@@ -72,7 +70,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(summary.to_text())
     if args.summary:
         args.summary.write_text(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    return EXIT_INTERRUPTED if interrupted else 0
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if summary.errors and not summary.answers:  # a binary file, the wrong file: not one line was an answer
+        raise AnswerFormatError(f"{args.input}: none of its {summary.errors:,} lines is an answer citemark could "
+                                f"verify (each error is in {args.out})")
+    return 0
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -83,11 +86,12 @@ def _count_lines(path: str) -> int | None:
     """Input lines, for the ETA (None for standard input)."""
     if str(path) == "-" or not Path(path).is_file():
         return None
-    count = 0
+    count, last = 0, b"\n"
     with open(path, "rb") as stream:
         while chunk := stream.read(1 << 20):
             count += chunk.count(b"\n")
-    return count
+            last = chunk[-1:]
+    return count + (last != b"\n")  # a last line without its newline is a line too
 
 
 class BatchProgress:

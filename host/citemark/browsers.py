@@ -20,6 +20,7 @@ only answers "where"; ``install`` writes there and ``doctor`` checks what is the
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -60,6 +61,20 @@ _SNAP = {
     "chromium": ("chromium", "common/chromium/NativeMessagingHosts"),
     "brave": ("brave", "current/.config/BraveSoftware/Brave-Browser/NativeMessagingHosts"),
     "firefox": ("firefox", "common/.mozilla/native-messaging-hosts"),
+}
+#: Linux: the commands a distribution's package installs (a browser installed but never started has no
+#: config folder yet, and is on this machine all the same).
+_LINUX_COMMANDS = {
+    "chrome": ("google-chrome", "google-chrome-stable"),
+    "chromium": ("chromium", "chromium-browser"),
+    "edge": ("microsoft-edge", "microsoft-edge-stable"),
+    "brave": ("brave-browser", "brave"),
+    "vivaldi": ("vivaldi", "vivaldi-stable"),
+    "firefox": ("firefox", "firefox-esr"),
+}
+_MAC_APPS = {
+    "chrome": "Google Chrome.app", "chromium": "Chromium.app", "edge": "Microsoft Edge.app",
+    "brave": "Brave Browser.app", "vivaldi": "Vivaldi.app", "firefox": "Firefox.app",
 }
 _MAC_USER = {
     "chrome": "Library/Application Support/Google/Chrome",
@@ -207,8 +222,27 @@ class Layout:
         return routes
 
     def used(self, browser: str) -> list[Location]:
-        """The user places of ``browser`` whose build is on this machine (its config folder exists)."""
-        return [place for place in self.user(browser) if place.present.is_dir()]
+        """The user places of ``browser`` whose build is on this machine."""
+        return [place for place in self.user(browser) if self.found(place)]
+
+    def found(self, place: Location) -> bool:
+        """Whether the browser build that reads ``place`` is on this machine: it has run here (its folder
+        exists) or it is installed (its command, Flatpak, Snap or app bundle), started yet or not."""
+        if place.present.is_dir():
+            return True
+        if self.platform == "darwin":
+            app = _MAC_APPS[place.browser]
+            return (self.root / "Applications" / app).is_dir() or (self.home / "Applications" / app).is_dir()
+        if self.platform != "linux":
+            return False
+        if place.variant == "flatpak":
+            app_id = _FLATPAK[place.browser]
+            return any((base / app_id).is_dir() for base in (self.root / "var/lib/flatpak/app",
+                                                              self.data_root() / "flatpak" / "app"))
+        if place.variant == "snap":
+            return place.browser in _SNAP and (self.root / "snap" / _SNAP[place.browser][0]).is_dir()
+        search = self.env.get("PATH", "")
+        return bool(search) and any(shutil.which(name, path=search) for name in _LINUX_COMMANDS[place.browser])
 
     # ------------------------------------------------------------ roots
 

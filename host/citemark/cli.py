@@ -22,14 +22,13 @@ import sys
 from pathlib import Path
 
 from citemark import __version__
-from citemark.errors import CitemarkError, InputError
+from citemark.doors import DEFAULT_THRESHOLD
+from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import POLICIES, Settings
 
 __all__ = ["main"]
 
 EXIT_OK, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
-#: ``verify`` passes only when at least this share of citations is supported (citesure's gate).
-DEFAULT_THRESHOLD = 0.8
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -76,7 +75,9 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("file", nargs="?", help="answer file, or - for standard input")
     verify.add_argument("--format", choices=["markdown", "html", "json"], help="answer format (default: detect)")
     verify.add_argument("--claim", help="check one claim (with --source) instead of an answer")
-    verify.add_argument("--source", help="for --claim: a URL, DOI, arXiv id, local path, file: URL, or the source text")
+    verify.add_argument("--source", help="for --claim: a URL, DOI, arXiv id, local path, file: URL, or the source text "
+                                         "(with a space; an existing file wins)")
+    verify.add_argument("--source-text", metavar="TEXT", help="for --claim: the source's text itself")
     verify.add_argument("--json", action="store_true", help="print the JSON report")
     verify.add_argument("--md", type=Path, metavar="FILE", help="also write a Markdown report to FILE")
     verify.add_argument("--threshold", type=float, metavar="F", default=DEFAULT_THRESHOLD,
@@ -140,25 +141,26 @@ def _verify(args: argparse.Namespace) -> int:
     from citemark.answer import parse_answer
     from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, verification_passed
     from citemark.report import to_markdown, to_terminal
-    from citemark.sources.classify import SourceKind, classify
     from citemark.sources.localfiles import LocalFilePolicy
     from citemark.types import ParsedAnswer, Report
 
     settings = Settings.load(model=args.model, policy=args.policy)
     if args.claim is None and args.file is None:
         raise InputError("give an answer FILE (or - for stdin), or --claim TEXT --source URL_OR_PATH")
-    if (args.claim is None) != (args.source is None):
-        raise InputError("--claim and --source go together")
+    if args.source is not None and args.source_text is not None:
+        raise InputError("give --source or --source-text, not both")
+    source_given = args.source is not None or args.source_text is not None
+    if (args.claim is None) != (not source_given):
+        raise InputError("--claim and --source (or --source-text) go together")
     if not 0 <= args.threshold <= 1:
         raise InputError("--threshold is a share between 0 and 1")
     url_map = _read_url_map(args.url_map) if args.url_map else None
     if args.claim is not None:
-        # A path typed on the command line is read wherever it points; a bare name that is a file here
-        # ("--source README") is that file, not the six letters of inline text.
-        source = args.source
-        if classify(source) is SourceKind.TEXT and not any(c.isspace() for c in source.strip()) and Path(source).is_file():
-            source = "./" + source.strip()
-        parsed = ParsedAnswer(claims=(one_claim(args.claim, source, base=Path.cwd()),), format="claim")
+        if args.source_text is not None:
+            claim = one_claim(args.claim, args.source_text, as_text=True)
+        else:
+            claim = one_claim(args.claim, _typed_source(args.source), base=Path.cwd())
+        parsed = ParsedAnswer(claims=(claim,), format="claim")
         local_files, coverage = LocalFilePolicy.cli(), False
     else:
         content = _read_answer(args.file, settings.max_answer_chars)
@@ -196,6 +198,36 @@ def _verify(args: argparse.Namespace) -> int:
     return EXIT_OK if passed else EXIT_FAILED
 
 
+def _typed_source(value: str) -> str:
+    """``--source`` as the user meant it: a path typed here is read as given.
+
+    A file that exists wins over every guess (``x.py`` and ``report.io`` are files here,
+    not domains to look up); a folder is an input error. Otherwise a URL, DOI or arXiv
+    id is that; a value holding ``/`` or ``\\`` or ending in a file extension is a path,
+    which must exist; anything with a space is the source text. A single word that is
+    none of these ("srcone") is a typo, not a source: inline text goes in ``--source-text``.
+    """
+    from citemark.sources.classify import SourceKind, classify
+
+    word = value.strip()
+    if not word:
+        raise InputError("--source must not be empty")
+    if any(c.isspace() for c in word):
+        return value
+    path = Path(word).expanduser()
+    if path.is_dir():
+        raise InputError(f"--source {word} is a directory: give a file in it")
+    if path.exists():
+        return word if path.is_absolute() or word.startswith(("./", "../")) else "./" + word
+    kind = classify(word)
+    if kind is SourceKind.PATH:
+        raise InputError(f"--source {word}: no such file")
+    if kind is SourceKind.TEXT:
+        raise InputError(f"--source {word}: no such file, and not a URL, DOI or arXiv id "
+                         "(give source text with --source-text)")
+    return word
+
+
 def _format_of(file: str) -> str | None:
     """A file's format from its name: a truncated ``.json`` file is a JSON error, not a Markdown answer."""
     suffix = Path(file).suffix.lower()
@@ -216,17 +248,32 @@ def _read_url_map(file: Path) -> dict[str, str]:
 
 
 def _read_answer(file: str, limit: int) -> str:
-    try:
-        raw = sys.stdin.buffer.read(limit * 4 + 1) if file == "-" else Path(file).read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"no such file: {file}") from None
-    except IsADirectoryError:
-        raise InputError(f"{file} is a directory") from None
+    raw = _read_bytes(file, limit * 4)  # UTF-8 takes at most four bytes a character
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(f"{file}: not UTF-8 text ({error.reason} at byte {error.start})") from None
     return text  # its length is checked by doors.check_answer_size, as in every door
+
+
+def _read_bytes(file: str, max_bytes: int) -> bytes:
+    """At most ``max_bytes`` of FILE (or stdin); a longer input is refused before more of it is read,
+    so a 300 MB file or ``/dev/zero`` costs no more memory than the limit."""
+    try:
+        if file == "-":
+            raw = sys.stdin.buffer.read(max_bytes + 1)
+        else:
+            with open(file, "rb") as handle:
+                raw = handle.read(max_bytes + 1)
+    except FileNotFoundError:
+        raise InputError(f"no such file: {file}") from None
+    except IsADirectoryError:
+        raise InputError(f"{file} is a directory") from None
+    except OSError as error:
+        raise InputError(f"{file}: cannot be read ({error.strerror or error})") from None
+    if len(raw) > max_bytes:
+        raise AnswerTooLargeError(f"{file}: over the limit of {max_bytes:,} bytes")
+    return raw
 
 
 class _Progress:
@@ -255,9 +302,10 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
     refs = commands.add_parser(
         "refs", help="check that a bibliography's references exist (Crossref, arXiv, OpenAlex)",
         description="Check each reference of a BibTeX file, a Markdown or plain References list, or LaTeX "
-                    "\\bibitems: exists, mismatch, not_found, retracted or unverifiable, and a grade for the list. "
-                    "Only the references are sent to the services, never anything else.")
-    refs.add_argument("file", help="bibliography file, or - for standard input")
+                    "\\bibitems, or the reference list of a paper's PDF: exists, mismatch, not_found, retracted or "
+                    "unverifiable, and a grade for the list. Only each reference's DOI, arXiv id, or title and first "
+                    "author is sent to the services, never anything else.")
+    refs.add_argument("file", help="bibliography file (text or PDF), or - for standard input")
     refs.add_argument("--format", choices=["bibtex", "latex", "list"], help="default: detect")
     refs.add_argument("--json", action="store_true", help="print the JSON report")
     refs.add_argument("--strict", action="store_true", help="also fail when a reference could not be checked")
@@ -267,11 +315,14 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
 
 
 def _refs(args: argparse.Namespace) -> int:
-    """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted."""
+    """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted,
+    or when none could be checked (nothing is concluded from silence, not even "passed")."""
+    from citemark.scholarly.bibfile import bibliography_text
     from citemark.scholarly.checker import Status, check_bibliography
 
     settings = Settings.load()
-    text = _read_answer(args.file, settings.max_answer_chars)
+    limit = max(settings.max_answer_chars * 4, settings.max_body_bytes)  # a text bibliography, or a paper's PDF
+    text = bibliography_text(_read_bytes(args.file, limit), args.file, max_pages=settings.max_pdf_pages)
     report = asyncio.run(check_bibliography(text, settings, fmt=args.format, cache=not args.no_cache))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
@@ -279,13 +330,22 @@ def _refs(args: argparse.Namespace) -> int:
         for result in report.results:
             reference = result.reference
             label = reference.key or reference.title or reference.raw[:60]
-            print(f"[{reference.index}] {result.status.value:12} {label}")
-            print(f"     {result.explanation}")
+            print(f"[{reference.index}] {result.status.value:12} {_shown(label)}")
+            print(f"     {_shown(result.explanation)}")
             if result.fix:
-                print(f"     fix: {result.fix}")
+                print(f"     fix: {_shown(result.fix)}")
         print(report.summary()["text"])
+    if all(r.status is Status.UNVERIFIABLE for r in report.results):  # offline, or every entry unreadable
+        print("citemark: no reference could be checked, so the list is not passed", file=sys.stderr)
+        return EXIT_FAILED
     bad = {Status.NOT_FOUND, Status.MISMATCH, Status.RETRACTED} | ({Status.UNVERIFIABLE} if args.strict else set())
     return EXIT_FAILED if any(r.status in bad for r in report.results) else EXIT_OK
+
+
+def _shown(text: str) -> str:
+    """Text from a file or a service as the terminal shows it: control characters (an SGR colour,
+    an OSC 52 clipboard write) escaped, never sent raw."""
+    return "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
 
 
 # ---------------------------------------------------------------- model & cache

@@ -28,7 +28,7 @@ from typing import NamedTuple
 import keyring
 from keyring.errors import KeyringError
 
-__all__ = ["REQUESTERS", "SERVICE", "forget", "hosts", "lookup", "lookup_for", "remember"]
+__all__ = ["REQUESTERS", "SERVICE", "forget", "hosts", "keyring_problem", "lookup", "lookup_for", "remember"]
 
 SERVICE = "citemark"
 _INDEX = "__hosts__"  # keyring cannot list entries, so the host names are kept in one entry
@@ -126,10 +126,21 @@ def _cached_entry(host: str) -> _Entry | None:
     try:
         entry = _entry(host)
     except (KeyringError, RuntimeError) as error:
-        log.warning("keyring unavailable; no credentials used (%s)", type(error).__name__)
+        # Not a warning: without a keyring there are simply no credentials, and a warning here
+        # would print on every fetch. ``citemark doctor`` says it once (``keyring_problem``).
+        log.info("keyring unavailable; no credentials used (%s)", type(error).__name__)
         entry = None
     _cache[host] = (now, entry)
     return entry
+
+
+def keyring_problem() -> str | None:
+    """Why stored credentials cannot be used on this machine, or None when the keyring answers."""
+    try:
+        keyring.get_password(SERVICE, _INDEX)
+    except (KeyringError, RuntimeError) as error:
+        return f"the OS keyring is unavailable ({type(error).__name__}): sources are fetched without credentials"
+    return None
 
 
 class _Entry(NamedTuple):

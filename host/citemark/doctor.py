@@ -86,7 +86,7 @@ class Doctor:
 
     def _check_route(self, route: Route, user_data_dir: Path | None, proven: dict[Path, Finding]) -> Finding:
         finding = Finding(route.browser, route.variant, "fail")
-        if user_data_dir is None and not route.locations[0].present.is_dir():
+        if user_data_dir is None and not self.layout.found(route.locations[0]):
             finding.status = "absent"
             return finding
         read = self._manifest_read(route)
@@ -255,6 +255,7 @@ def _install_command(route: Route, user_data_dir: Path | None) -> str:
 
 
 def _model_and_cache() -> dict[str, Any]:
+    from citemark.credentials import keyring_problem
     from citemark.errors import CitemarkError
     from citemark.models import registry
     from citemark.settings import Settings
@@ -270,8 +271,10 @@ def _model_and_cache() -> dict[str, Any]:
     cache = SourceCache(settings.cache_dir / "sources.sqlite3")
     stats = cache.stats()
     cache.close()
+    problem = keyring_problem()
     return {"model": model, "cache": {"ok": bool(stats["available"]), "path": str(stats["path"]),
-                                      "entries": stats["entries"]}}
+                                      "entries": stats["entries"]},
+            "credentials": {"ok": problem is None, "detail": problem or "the OS keyring answers"}}
 
 
 def run(args: Any) -> int:
@@ -301,4 +304,6 @@ def run(args: Any) -> int:
     model, cache = extras["model"], extras["cache"]
     print(f"{'ok   ' if model['ok'] else 'FAIL '} model {model['detail']}")
     print(f"{'ok   ' if cache['ok'] else 'FAIL '} cache {cache['path']} ({cache['entries']} sources)")
+    credentials = extras["credentials"]  # optional: without a keyring citemark works, without credentials
+    print(f"{'ok   ' if credentials['ok'] else 'note '} credentials: {credentials['detail']}")
     return 0 if ok else 1

@@ -22,12 +22,13 @@ from citemark.errors import AnswerTooLargeError, InputError
 from citemark.settings import Settings
 from citemark.sources.classify import citation_for
 from citemark.sources.localfiles import LocalFilePolicy
-from citemark.types import Claim, Label, ParsedAnswer, Report, Verdict
+from citemark.types import Citation, Claim, Label, ParsedAnswer, Report, Verdict
 
 if TYPE_CHECKING:
     from citemark.engine import Engine
 
-__all__ = ["EngineSlot", "check_answer_size", "collect", "one_claim", "verification_passed"]
+__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "answer_passed", "check_answer_size", "collect", "one_claim",
+           "verification_passed"]
 
 OnVerdict = Callable[[Verdict], Awaitable[None] | None]
 
@@ -86,16 +87,19 @@ async def collect(
 
 def one_claim(
     claim: str, source: str, *, base: Path | None = None, index: int = 0, marker: str = "1", inline_text: bool = True,
+    as_text: bool = False,
 ) -> Claim:
-    """``claim`` citing ``source`` (URL, DOI, arXiv id, path, or — where ``inline_text`` — the text itself)."""
+    """``claim`` citing ``source`` (URL, DOI, arXiv id, path, or — where ``inline_text`` — the text itself);
+    ``as_text``: ``source`` is the text, whatever it looks like (``--source-text``)."""
     from citemark.answer.claims import clean_claim
 
     if not isinstance(claim, str) or not claim.strip():
         raise InputError("a claim must be a non-empty string")
     if not isinstance(source, str) or not source.strip():
         raise InputError("a source must be a non-empty string")
-    return Claim(text=clean_claim(claim), citations=(citation_for(source, marker=marker, base=base, inline_text=inline_text),),
-                 index=index)
+    citation = (Citation(marker=marker, text=source) if as_text
+                else citation_for(source, marker=marker, base=base, inline_text=inline_text))
+    return Claim(text=clean_claim(claim), citations=(citation,), index=index)
 
 
 def check_answer_size(content: str, settings: Settings, what: str = "answer") -> None:
@@ -104,40 +108,43 @@ def check_answer_size(content: str, settings: Settings, what: str = "answer") ->
         raise AnswerTooLargeError(f"{what} of {len(content):,} characters is over the {settings.max_answer_chars:,} limit")
 
 
-_NOT_READ = frozenset({Label.UNREACHABLE, Label.PAYWALLED, Label.UNVERIFIABLE})
-
-
-def gate_rate(report: Report) -> float:
-    """The share of citations the gate counts as passing under the report's policy (see ``verification_passed``)."""
-    counts, total = report.summary()["counts"], len(report.verdicts)
-    passing = counts[Label.SUPPORTED.value] + (counts[Label.PARTIAL.value] if report.policy == "strict" else 0)
-    return passing / total if total else 0.0
+#: ``verify`` passes only when at least this share of citations is supported (citesure's gate); ``batch``
+#: counts an answer as passed by the same gate, so the two never disagree.
+DEFAULT_THRESHOLD = 0.8
+_NOT_READ = frozenset({Label.UNREACHABLE.value, Label.PAYWALLED.value, Label.UNVERIFIABLE.value})
 
 
 def verification_passed(report: Report, *, threshold: float, strict: bool = False) -> tuple[bool, str]:
-    """The gate behind ``verify``'s exit code, and why it failed.
+    """The gate behind ``verify``'s exit code, and why it failed (``answer_passed`` on the report's verdicts)."""
+    labels = [verdict.label.value for verdict in report.verdicts]
+    return answer_passed(labels, unresolved=bool(report.unresolved), threshold=threshold, strict=strict,
+                         policy=report.policy)
+
+
+def answer_passed(labels: list[str], *, unresolved: bool = False, threshold: float = DEFAULT_THRESHOLD,
+                  strict: bool = False, policy: str = "strict") -> tuple[bool, str]:
+    """Whether an answer with these verdicts passes, and why not.
 
     Passing needs at least one citation judged against a readable source, none
     contradicted or retracted, and a pass rate of at least ``threshold``; ``strict``
     also needs every citation supported and every marker resolved.
 
-    The pass rate counts what the report's policy stands behind. Under ``balanced``:
+    The pass rate counts what the ``policy`` that judged stands behind. Under ``balanced``:
     supported citations over all. Under ``strict`` (the default): supported *and*
     partial citations over all, since strict's partial means "on topic, not every word
     accounted for" (what balanced called supported), not a wrong citation; ``--strict``
     still asks for every citation supported.
     """
-    summary = report.summary()
-    counts = summary["counts"]
-    if not summary["total"]:
+    if not labels:
         return False, "no citations found"
-    if all(verdict.label in _NOT_READ for verdict in report.verdicts):
+    if all(label in _NOT_READ for label in labels):
         return False, "no cited source could be read"
-    if counts[Label.CONTRADICTED.value] or counts[Label.RETRACTED.value]:
+    if Label.CONTRADICTED.value in labels or Label.RETRACTED.value in labels:
         return False, "a citation is contradicted or retracted"
-    rate = gate_rate(report)
+    passing = labels.count(Label.SUPPORTED.value) + (labels.count(Label.PARTIAL.value) if policy == "strict" else 0)
+    rate = round(passing / len(labels), 4)
     if rate < threshold:
         return False, f"pass rate {rate:.2f} is below the threshold {threshold:.2f}"
-    if strict and (summary["supported"] != summary["total"] or report.unresolved):
+    if strict and (labels.count(Label.SUPPORTED.value) != len(labels) or unresolved):
         return False, "--strict: not every citation is supported and resolved"
     return True, "passed"

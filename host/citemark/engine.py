@@ -162,8 +162,9 @@ class Engine:
         jobs: dict[asyncio.Future[Verdict], tuple[Claim, Citation]] = {}
         over_limit: list[tuple[Claim, Citation]] = []
         limit = self.settings.max_citations
-        if parsed.citation_count > limit:
-            log.warning("answer has %d citations; checking the first %d", parsed.citation_count, limit)
+        total = parsed.citation_count  # once: it walks every claim, and 50k over-limit verdicts each named it
+        if total > limit:
+            log.warning("answer has %d citations; checking the first %d", total, limit)
         for claim in parsed.claims:
             for citation in claim.citations:
                 if len(jobs) >= limit:
@@ -180,7 +181,7 @@ class Engine:
                 await asyncio.sleep(0)  # thousands of these: let the event loop serve others between them
             yield _failed(claim, citation, Decision(
                 Label.UNVERIFIABLE, "over_citation_limit",
-                f"Not checked: the answer has {parsed.citation_count} citations and citemark checks the first "
+                f"Not checked: the answer has {total} citations and citemark checks the first "
                 f"{limit} (setting max_citations).",
             ))
         pending = set(jobs)
@@ -248,7 +249,7 @@ class Engine:
             read_from=document.final_url if document.final_url and document.final_url != document.url else None,
             source_sha256=digest, quotes=judgement.quotes, differences=judgement.differences,
         )
-        return check_quotes(verdict, document)
+        return await asyncio.to_thread(check_quotes, verdict, document)  # snapping a quote reads the whole source
 
     async def _index(self, document: Document, key: str) -> EvidenceIndex:
         """The source's evidence index, built once however many claims ask for it at the same moment."""

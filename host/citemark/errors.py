@@ -7,6 +7,7 @@ The tree::
     │   ├── AnswerFormatError           E101  answer cannot be parsed in the given format
     │   ├── AnswerTooLargeError         E102  answer exceeds the size limit
     │   ├── LocalFileRefused            E103  a local path was given where none is allowed
+    │   ├── OutputRefused               E104  an output file citemark did not write, or cannot resume
     │   └── RegistrationError           E190  a host registration cannot be written (rights, flags)
     ├── SourceError                     E200  a cited source could not be used
     │   ├── SourceBlocked               E201  URL refused by policy (scheme, private address)
@@ -44,6 +45,7 @@ __all__ = [
     "MalformedURL",
     "MessageError",
     "OriginRefused",
+    "OutputRefused",
     "ModelDownloadError",
     "ModelError",
     "ModelNotFound",
@@ -86,6 +88,12 @@ class AnswerTooLargeError(InputError):
 
 class LocalFileRefused(InputError):
     code = "E103"
+
+
+class OutputRefused(InputError):
+    """``batch --out`` names a file citemark may not append to (not its own, a link, the input): nothing changed."""
+
+    code = "E104"
 
 
 class RegistrationError(InputError):

@@ -117,7 +117,7 @@ class Installer:
         for browser in browsers:
             ordinary, *sandboxed = self.layout.user(browser)
             places.append(ordinary)
-            places.extend(place for place in sandboxed if place.present.is_dir())
+            places.extend(place for place in sandboxed if self.layout.found(place))
         return places
 
     def manifest(self, browser: str, extension_ids: list[str]) -> dict[str, Any]:
@@ -237,7 +237,7 @@ def host_executable() -> Path:
 
 
 def chosen_browsers(layout: Layout, chosen: list[str] | None) -> list[str]:
-    """``--browser`` values: names, ``all``, or ``auto`` (default: those with a folder here; every one if none)."""
+    """``--browser`` values: names, ``all``, or ``auto`` (default: those on this machine; every one if none)."""
     chosen = chosen or ["auto"]
     if "all" in chosen:
         return list(BROWSERS)

@@ -20,17 +20,19 @@ not it exists. Fetching follows the public-address-only policy, always.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import sys
 from typing import Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import ToolAnnotations
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from citemark import __version__
-from citemark.errors import CitemarkError, InputError
+from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
 
 __all__ = ["build_server", "run"]
@@ -153,7 +155,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
 
     settings = settings or Settings.load()
     engines = EngineSlot(settings, requester="agent")
-    local_files = LocalFilePolicy(directories=settings.local_file_dirs)
+    local_files = LocalFilePolicy.agent(settings.local_file_dirs)
     server = MCPServer("citemark", version=__version__) if _accepts_version() else MCPServer("citemark")
 
     async def run(parsed: Any, ctx: Context, detail: str, coverage: bool, policy: str | None) -> VerifyResult:
@@ -201,7 +203,11 @@ def build_server(settings: Settings | None = None) -> MCPServer:
 
         try:
             check_answer_size(answer, settings)
-            parsed = parse_answer(answer, format, page_url=page_url, sources=sources)
+            if not answer.strip():
+                raise InputError("the answer is empty")
+            # Off the event loop, as the native host parses: a hostile answer must not stop
+            # this server answering tools/list, pings or its input closing.
+            parsed = await asyncio.to_thread(parse_answer, answer, format, page_url=page_url, sources=sources)
         except CitemarkError as error:
             raise _tool_error(error) from None
         return await run(parsed, ctx, detail, coverage, policy)
@@ -225,6 +231,10 @@ def build_server(settings: Settings | None = None) -> MCPServer:
                 raise InputError("give at least one {claim, source} pair")
             if len(claims) > settings.max_citations:
                 raise InputError(f"at most {settings.max_citations} claims per call")
+            size = sum(len(item.claim) + len(item.source) for item in claims)
+            if size > settings.max_answer_chars:  # the answer limit, as the batch door applies it to claim + source
+                raise AnswerTooLargeError(f"claims and sources of {size:,} characters are over the "
+                                          f"{settings.max_answer_chars:,} limit")
             parsed = ParsedAnswer(
                 claims=tuple(one_claim(item.claim, item.source, index=i) for i, item in enumerate(claims)),
                 format="claims",
@@ -269,6 +279,7 @@ def build_server(settings: Settings | None = None) -> MCPServer:
         return SnappedQuote.model_validate(snap(anchor, source_text).to_dict())
 
     _add_check_references(server, settings)
+    _refuse_unknown_arguments(server)
     return server
 
 
@@ -329,6 +340,33 @@ def _add_check_references(server: MCPServer, settings: Settings) -> None:
         return ReferencesResult.model_validate(report.to_dict())
 
 
+def _refuse_unknown_arguments(server: MCPServer) -> None:
+    """An argument a tool does not take is an input error, never dropped in silence: an agent that
+    sends ``top_k`` or ``url_map`` must learn that it changed nothing. The SDK ignores extra
+    arguments and offers no switch, so each tool's argument model is tightened here (through its
+    tool manager, the one place the SDK keeps them) and its schema says so."""
+    for tool in server._tool_manager.list_tools():
+        tool.fn_metadata.arg_model = _strict(tool.name, tool.fn_metadata.arg_model)
+        tool.parameters["additionalProperties"] = False
+
+
+def _strict(name: str, model: type[BaseModel]) -> type[BaseModel]:
+    taken = sorted(field.alias or field_name for field_name, field in model.model_fields.items())
+
+    class Strict(model):  # type: ignore[misc, valid-type]
+        @model_validator(mode="before")
+        @classmethod
+        def _only_known(cls, data: Any) -> Any:
+            unknown = sorted(set(data) - set(taken)) if isinstance(data, dict) else []
+            if unknown:
+                raise ValueError(f"{InputError.code}: {name} does not take {', '.join(unknown)} "
+                                 f"(it takes {', '.join(taken)})")
+            return data
+
+    Strict.__name__ = model.__name__
+    return Strict
+
+
 def _accepts_version() -> bool:
     import inspect
 
@@ -342,5 +380,16 @@ def _tool_error(error: CitemarkError) -> ToolError:
 def run(args: Any = None) -> int:
     """Serve MCP on stdio until the client disconnects; logs go to stderr only."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="citemark mcp: %(levelname)s %(message)s")
-    build_server().run("stdio")
-    return 0
+    server = build_server()
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(server.run_stdio_async())
+        code = 0
+    except Exception:
+        log.exception("mcp server failed")
+        code = 1
+    # The client has closed stdin. A worker thread may still be inside a hostile answer or
+    # source; the server exits now instead of joining it (as the native host does).
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(code)

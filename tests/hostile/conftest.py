@@ -81,3 +81,43 @@ def assert_held(siege: Siege) -> None:
     assert siege.pings >= 1
     assert siege.slowest_ping < PING_LIMIT, f"a ping waited {siege.slowest_ping:.2f} s during the attack"
     assert siege.peak_mb < MEMORY_LIMIT_MB, f"host peaked at {siege.peak_mb:.0f} MB"
+
+
+@dataclass
+class Run:
+    """A finished CLI process: its exit status, output, and its own peak memory."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    peak_mb: float
+    seconds: float
+
+
+def run_cli(args: list[str], *, env: dict[str, str], cwd: str | None = None, timeout: float = 120.0) -> Run:
+    """``python -m citemark.cli ARGS``; its peak RSS comes from ``wait4`` on that very child, not all children."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        child = subprocess.Popen([sys.executable, "-m", "citemark.cli", *args], stdin=subprocess.DEVNULL,
+                                 stdout=out, stderr=err, env=env, cwd=cwd)
+        deadline = started + timeout
+        while True:
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > deadline:
+                child.kill()
+                child.wait()
+                raise AssertionError(f"citemark {' '.join(args)[:80]} ran over {timeout} s")
+            time.sleep(0.05)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.monotonic() - started
+        out.seek(0)
+        err.seek(0)
+        return Run(child.returncode, out.read().decode("utf-8", "replace"), err.read().decode("utf-8", "replace"),
+                   usage.ru_maxrss / 1024, seconds)

@@ -261,3 +261,23 @@ def test_an_answer_with_thousands_of_reference_definitions_parses_in_linear_time
 
     small, large = seconds(1000), seconds(4000)
     assert large < 2.0 and large < 12 * max(small, 0.01)  # 4x the input: linear is ~4x, quadratic 16x
+
+
+#: Answers under the 1 M-character limit that once held the interpreter for minutes in the Markdown
+#: parser's patterns (each over 60 s): every pattern must cost one pass over a line.
+REDOS_ANSWERS = {
+    "a million [ on one line": "[" * 999_000,
+    "300k lines of [": "[\n" * 300_000,
+    "runs of ' _x'": " _x" * 300_000,
+    "indented lines": (" " * 40_000 + "x\n") * 20,
+    "an indented Sources heading": "Claim [1].\n\nSources" + " " * 40_000 + "x\n",
+    "spaces before a table rule": (" " * 40_000 + "\n") * 20,
+}
+
+
+@pytest.mark.parametrize("content", REDOS_ANSWERS.values(), ids=REDOS_ANSWERS.keys())
+def test_answers_that_once_backtracked_for_minutes_are_answered_and_pings_keep_flowing(host, content):
+    started = time.monotonic()
+    siege = besiege(host, verify("x", {"format": "markdown", "content": content}), ("x", ("done", "error")), timeout=30)
+    assert_held(siege)
+    assert time.monotonic() - started < 30

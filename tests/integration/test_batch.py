@@ -194,7 +194,7 @@ def test_the_example_file_and_its_local_paths_read_as_verify_reads_them(home, tm
 @pytest.mark.parametrize(("args", "needle"), [
     (["missing.jsonl", "--out", "{out}"], "no such file"),
     (["{input}", "--out", "{out}", "--concurrency", "0"], "--concurrency"),
-    (["{input}", "--out", "{input}"], "must not be the input"),
+    (["{input}", "--out", "{input}"], "is the input file"),
     (["{input}", "--out", "{out}", "--ray-actors", "2"], "goes with --ray"),
 ])
 def test_usage_errors_are_exit_2_and_leave_the_output_alone(home, tmp_path, args, needle):

@@ -181,3 +181,35 @@ def test_url_map_resolves_markers_of_an_answer_without_a_sources_list(tmp_path):
     assert [v["verdict"] for v in json.loads(result.stdout)["verdicts"]] == ["supported", "supported"]
     bad = citemark("verify", str(answer), "--url-map", str(tmp_path / "a.md"))
     assert bad.returncode == 2 and "E100" in bad.stderr.decode()
+
+
+def test_an_existing_file_named_like_a_domain_is_read_never_looked_up(tmp_path):
+    text = "The museum holds 260,000 volumes."
+    claim = ["verify", "--claim", text, "--json", "--model", "none", "--source"]
+    for name in ("x.py", "notes.org", "report.io"):
+        (tmp_path / name).write_text(text)
+        result = subprocess.run([sys.executable, "-m", "citemark.cli", *claim, name], capture_output=True, timeout=120,
+                                cwd=tmp_path, env=os.environ)
+        [verdict] = json.loads(result.stdout)["verdicts"]
+        assert verdict["citation"].get("path") == str(tmp_path / name) and not verdict["citation"]["url"], name
+        assert verdict["verdict"] == "supported", (name, verdict)
+
+
+@pytest.mark.parametrize(("source", "needle"), [
+    ("adir", "is a directory"), ("srcone", "--source-text"), ("missing/notes.txt", "no such file"),
+    ("notes.md", "no such file"), ("sub\\notes", "no such file"),
+])
+def test_a_typo_or_a_directory_as_source_is_an_input_error_not_source_text(tmp_path, source, needle):
+    (tmp_path / "adir").mkdir()
+    result = subprocess.run([sys.executable, "-m", "citemark.cli", "verify", "--claim", "The museum holds 260,000 "
+                             "volumes.", "--source", source, "--model", "none"], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path, env=os.environ)
+    assert result.returncode == 2 and "E100" in result.stderr and needle in result.stderr, result.stderr
+    assert "UNSUPPORTED" not in result.stdout and "Traceback" not in result.stderr
+
+
+def test_source_text_is_the_source_whatever_it_looks_like():
+    result = citemark("verify", "--claim", "Alpha is first.", "--source-text", "Alpha", "--json", "--model", "none")
+    citation = json.loads(result.stdout)["verdicts"][0]["citation"]
+    assert not citation["url"] and "path" not in citation
+    assert citemark("verify", "--claim", "Alpha.", "--source", "x", "--source-text", "y").returncode == 2

@@ -14,6 +14,7 @@ from citemark import __version__
 from citemark.browsers import Layout
 from citemark.doctor import Doctor
 from citemark.install import EXTENSION_ID, GECKO_ID, Installer
+from tests.conftest import Reply
 from tests.support.registry import MemoryRegistry
 
 OTHER_ID = "abcdefghijklmnopabcdefghijklmnop"
@@ -213,9 +214,9 @@ def test_a_host_that_refuses_the_origin(home, tmp_path):
     assert finding.status == "fail" and "refused" in finding.problems[0] and "caller not allowed" in finding.problems[0]
 
 
-def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+def cli(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "citemark.cli", *args], capture_output=True, text=True, timeout=120,
-                          env=dict(os.environ), cwd=cwd)
+                          env={**os.environ, **(env or {})}, cwd=cwd)
 
 
 def test_cli_install_doctor_json_and_uninstall_with_the_same_flags(home):
@@ -252,3 +253,40 @@ def test_windows_reads_the_manifest_the_registry_key_names(home, host):
     [finding] = doctor.check(["chrome"])
     assert finding.status == "fail"
     assert finding.problems == [r"no manifest: the browser looks for HKCU\Software\Google\Chrome\NativeMessagingHosts\org.citemark.host"]
+
+
+def test_without_a_keyring_fetches_stay_quiet_and_doctor_says_it_once(home, server, tmp_path):
+    server.routes["/page"] = Reply("<html><body><article><p>The Danube flows for 2,850 kilometres.</p><p>It empties into the Black Sea.</p></article>"
+                                   "</body></html>")
+    env = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring", "CITEMARK_ALLOW_PRIVATE_NETWORK": "1"}
+    for quiet in ([], ["-q"]):
+        run = cli("verify", "--claim", "The Danube flows for 2,850 kilometres.", "--source", server.url("/page"),
+                  "--model", "none", *quiet, cwd=home, env=env)
+        assert run.returncode == 0, run.stderr
+        assert "keyring" not in run.stderr
+    doctor = cli("doctor", "--json", cwd=home, env=env)
+    credentials = json.loads(doctor.stdout)["credentials"]
+    assert credentials["ok"] is False and "keyring is unavailable" in credentials["detail"]
+    assert "keyring is unavailable" in cli("doctor", cwd=home, env=env).stdout
+
+
+def test_installed_but_never_started_browsers_are_found_and_only_they_are_registered(home, tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for name in ("chromium", "firefox-esr"):  # installed, never started: no config folder yet
+        (bin_dir / name).write_text("#!/bin/sh\nexit 0\n")
+        (bin_dir / name).chmod(0o755)
+    env = {"PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    installed = cli("install", cwd=home, env=env)
+    assert installed.returncode == 0, installed.stderr
+    registered = {line.split(" for ", 1)[1].split(":")[0] for line in installed.stdout.splitlines()
+                  if line.startswith("registered")}
+    assert {name.split()[0] for name in registered} == {"chromium", "firefox"}, installed.stdout
+    doctor = cli("doctor", "--json", cwd=home, env=env)
+    found = {b["label"]: b["status"] for b in json.loads(doctor.stdout)["browsers"]}
+    assert found["chromium"] == "ok" and found["firefox"] == "ok"
+    assert all(status == "absent" for label, status in found.items() if label.split()[0] in ("chrome", "edge", "brave",
+                                                                                               "vivaldi"))
+    text = cli("doctor", cwd=home, env=env).stdout
+    not_used = next(line for line in text.splitlines() if "not used on this machine" in line).split(": ", 1)[1]
+    assert {"chromium", "firefox"}.isdisjoint(not_used.split(", ")) and "chrome" in not_used.split(", ")

@@ -254,3 +254,95 @@ def test_parsed_example_has_fifteen_entries():
 async def test_services_close_cleanly(refs_settings):
     async with Services(refs_settings, cache=False) as services:
         assert await services.crossref.work("10.1234/nothing") is None
+
+
+def _pdf_of_a_paper(references: str) -> bytes:
+    """An unpublished paper's PDF: its body holds words that must never leave the machine."""
+    from tests.support.pdf import make_pdf
+
+    body = ("Introduction\nUNPUBLISHED-FINDING: the northern delta rose by 14 metres in 2024, which no one "
+            "has reported yet. Methods. We measured it with UNPUBLISHED-FINDING gauges.")
+    pdf = make_pdf([body, references], compress=False)
+    return pdf.replace(b"%\xe2\xe3\xcf\xd3\n", b"%abcd\n")  # all ASCII: readable as text, as some PDFs are
+
+
+def test_cli_refs_of_a_pdf_sends_only_its_references_fields(home, fake, server, tmp_path):
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(_pdf_of_a_paper(
+        "References\n[1] LeCun, Y., Bengio, Y., & Hinton, G. (2015). Deep learning. Nature, 521, 436-444. "
+        "doi:10.1038/nature14539\n[2] Silver, D., Huang, A., & Maddison, C. J. (2016). Mastering the game of Go "
+        "with deep neural networks and tree search. Nature, 529, 484-489."))
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(paper), "--json"], capture_output=True,
+                         text=True, env={**os.environ, **_env(home, fake)}, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert [r["status"] for r in json.loads(run.stdout)["references"]] == ["exists", "exists"]
+    sent = " ".join(path for path, _ in server.requests)
+    assert server.requests and "UNPUBLISHED" not in sent and "delta" not in sent and "Introduction" not in sent
+
+
+def test_cli_refs_of_a_pdf_without_a_reference_list_is_an_input_error_and_sends_nothing(home, fake, server, tmp_path):
+    paper = tmp_path / "paper.pdf"
+    paper.write_bytes(_pdf_of_a_paper("Conclusion\nThe UNPUBLISHED-FINDING stands."))
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(paper)], capture_output=True,
+                         text=True, env={**os.environ, **_env(home, fake)}, timeout=60)
+    assert run.returncode == 2 and "E100" in run.stderr and "no References heading" in run.stderr
+    assert "Traceback" not in run.stderr and not server.requests
+
+
+async def test_running_text_given_as_one_entry_is_never_sent(refs_settings, server):
+    prose = ("Smith, J. (2024). " + "Our unpublished results show UNPUBLISHED-FINDING in every river we measured "
+             "over the last decade of fieldwork and laboratory study " * 40)
+    report = await check_bibliography(prose, refs_settings, cache=False)
+    [result] = report.results
+    assert result.status == Status.UNVERIFIABLE and "nothing was sent" in result.explanation
+    assert not server.requests
+
+
+BAD_ENTRIES = ("@inproceedings{k\x1b[31mred\x1b]52;c;ZXZpbA==\x07, author={He, Kaiming and Zhang, Xiangyu}, "
+               "title={Deep Residual Learning for Image Recognition}, doi={10.1109/CVPR.2016.90}, year={2016}}\n"
+               "@article{esc, title={Deep learning}, doi={10.1038/nature\x1b14539}, year={2015}}\n"
+               "@article{nul, title={Deep learning}, doi={10.1038/nat\x00ure}, year={2015}}\n"
+               "@article{dots, title={Deep learning}, doi={10.1038/../../admin}, year={2015}}\n"
+               "@article{good, author={LeCun, Yann}, title={Deep learning}, doi={10.1038/nature14539}, year={2015}}\n")
+
+
+def test_cli_refs_one_bad_doi_is_that_entry_s_answer_and_keys_cannot_drive_the_terminal(home, fake, server, tmp_path):
+    bib = tmp_path / "bad.bib"
+    bib.write_text(BAD_ENTRIES, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(bib)], capture_output=True, text=True,
+                         env={**os.environ, **_env(home, fake)}, timeout=60)
+    assert run.returncode == 0, run.stderr  # unverifiable entries do not fail the list without --strict
+    assert "\x1b" not in run.stdout and "\x07" not in run.stdout and "\x00" not in run.stdout
+    assert "\\x1b[31m" in run.stdout
+    lines = run.stdout.splitlines()
+    assert sum("unverifiable" in line for line in lines if line.startswith("[")) == 3
+    assert sum(" exists " in line for line in lines if line.startswith("[")) == 2
+    assert not any("admin" in path or ".." in path for path, _ in server.requests)
+
+
+async def test_mcp_check_references_one_bad_doi_does_not_sink_the_list(home, fake, server):
+    params = StdioServerParameters(command=sys.executable, args=["-m", "citemark.cli", "mcp"], env=_env(home, fake))
+    async with Client(params) as client:
+        result = await client.call_tool("check_references", {"bibliography": BAD_ENTRIES})
+    assert not result.is_error, result.content
+    statuses = {r["reference"]["key"]: r["status"] for r in result.structured_content["references"]}
+    assert statuses == {"k\x1b[31mred\x1b]52;c;ZXZpbA==\x07": "exists", "esc": "unverifiable", "nul": "unverifiable",
+                        "dots": "unverifiable", "good": "exists"}
+    assert not any("admin" in path or ".." in path for path, _ in server.requests)
+
+
+def test_cli_refs_offline_fails_fast_and_says_why_in_words(home, tmp_path):
+    from tests.conftest import free_port
+
+    dead = f"http://127.0.0.1:{free_port()}"
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / "cache"), "CITEMARK_ALLOW_PRIVATE_NETWORK": "1",
+           "CITEMARK_CROSSREF_API": dead, "CITEMARK_ARXIV_API": dead + "/api/query", "CITEMARK_OPENALEX_API": dead}
+    started = time.monotonic()  # the services' own pacing (arXiv: one request every 3 s) is left as it is
+    run = subprocess.run([sys.executable, "-m", "citemark.cli", "refs", str(EXAMPLE), "--no-cache"],
+                         capture_output=True, text=True, env=env, timeout=120)
+    elapsed = time.monotonic() - started
+    assert run.returncode == 1 and "no reference could be checked" in run.stderr, run.stderr
+    assert "15 unverifiable" in run.stdout
+    assert elapsed < 15, f"{elapsed:.0f} s"
+    assert "could not be reached (no connection" in run.stdout
+    assert "ConnectError" not in run.stdout + run.stderr and "Traceback" not in run.stderr

@@ -89,11 +89,11 @@ def test_summary_pass_rate_counts_and_worst_sources():
     summary.add(record("unreachable", url="https://dead.example/"))
     summary.add({"id": None, "line": 9, "error": {"code": "E101"}})
     data = summary.to_dict()
-    assert (data["answers"], data["errors"], data["passed"], data["pass_rate"]) == (3, 1, 2, 0.6667)
+    assert (data["answers"], data["errors"], data["passed"], data["pass_rate"]) == (3, 1, 1, 0.3333)  # the unreachable-only answer fails, as in verify
     assert (data["claims"], data["citations"], data["supported_share"]) == (5, 5, 0.6)
     assert data["verdicts"]["contradicted"] == 1 and data["reasons"]["r_supported"] == 3
     assert [w["source"] for w in data["worst_sources"]] == ["https://bad.example/x", "https://dead.example/"]
-    assert "3 answers verified, 1 lines with errors; 2 passed (66.7%" in summary.to_text()
+    assert "3 answers verified, 1 lines with errors; 1 passed (33.3%" in summary.to_text()
 
 
 class Clock:

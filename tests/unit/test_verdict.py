@@ -8,11 +8,11 @@ from citemark.errors import (
     SourceTooLarge,
     SourceUnreachable,
 )
+from citemark.scoring.align import align
 from citemark.scoring.binding import Binding
 from citemark.scoring.features import Measurement
 from citemark.scoring.guards import GuardResult
 from citemark.types import Label
-from citemark.scoring.align import align
 from citemark.verdict import STRICT_CONTRADICTION, decide, decide_failure
 
 

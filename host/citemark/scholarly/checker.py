@@ -27,7 +27,7 @@ import httpx
 from citemark.errors import AnswerTooLargeError, InputError, LookupUnavailable
 from citemark.scholarly.matching import NEAR_MISS, Difference, compare, same_title, title_similarity
 from citemark.scholarly.records import Work
-from citemark.scholarly.references import Reference, parse_references
+from citemark.scholarly.references import Reference, doi_problem, parse_references
 from citemark.scholarly.services import Services
 from citemark.settings import Settings
 
@@ -106,7 +106,7 @@ async def check_bibliography(text: str, settings: Settings, *, fmt: str | None =
         raise InputError("scholarly lookups are turned off (scholarly_lookups = false): nothing to check against")
     if len(text) > settings.max_answer_chars:
         raise AnswerTooLargeError(f"bibliography of {len(text):,} characters is over the limit")
-    references = parse_references(text, fmt)
+    references = await asyncio.to_thread(parse_references, text, fmt)  # off the loop: an MCP server keeps serving
     async with Services(settings, transport=transport, cache=cache) as services:
         return await check_references(references, services)
 
@@ -122,7 +122,18 @@ async def check_references(references: list[Reference], services: Services, *, c
     return ListReport(results=list(await asyncio.gather(*(one(r) for r in references))))
 
 
+#: Longer than any one reference: such an "entry" is running text (a paper's body, a pasted page), and
+#: its words are not sent anywhere. The longest real titles and entries are far below these.
+MAX_ENTRY_CHARS = 3_000
+MAX_TITLE_CHARS = 400
+MAX_AUTHOR_CHARS = 100
+
+
 async def check_reference(reference: Reference, services: Services) -> ReferenceResult:
+    refused = _not_a_reference(reference)
+    if refused:
+        return ReferenceResult(reference, Status.UNVERIFIABLE, f"{refused}: nothing was sent.",
+                               fix="Correct the entry: one reference, with a DOI as the publisher gives it.")
     try:
         if reference.doi:
             return await _by_doi(reference, services)
@@ -135,6 +146,20 @@ async def check_reference(reference: Reference, services: Services) -> Reference
                                fix="Check it again later (a scholarly service did not answer usably).")
     return ReferenceResult(reference, Status.UNVERIFIABLE, "No DOI, arXiv id or title could be read from this entry.",
                            fix="Write the entry with at least its title, first author and year.")
+
+
+def _not_a_reference(reference: Reference) -> str | None:
+    """Why this entry's text must not go to a service, if it must not."""
+    problem = doi_problem(reference.doi) if reference.doi else None
+    if problem:
+        return f"Its DOI {reference.doi!r} is not a DOI ({problem})"
+    if len(reference.raw) > MAX_ENTRY_CHARS:
+        return f"The entry is {len(reference.raw):,} characters long: not one reference"
+    if reference.title and len(reference.title) > MAX_TITLE_CHARS:
+        return f"Its title would be {len(reference.title):,} characters long: not one reference"
+    if reference.authors and len(reference.authors[0]) > MAX_AUTHOR_CHARS:
+        return "Its first author's name would be over 100 characters long: not one reference"
+    return None
 
 
 async def _by_doi(reference: Reference, services: Services) -> ReferenceResult:

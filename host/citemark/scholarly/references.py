@@ -17,7 +17,7 @@ from typing import Any
 
 from citemark.errors import InputError
 
-__all__ = ["Reference", "detect_format", "parse_references"]
+__all__ = ["Reference", "detect_format", "doi_problem", "parse_references", "reference_section"]
 
 MAX_REFERENCES = 500
 
@@ -85,16 +85,26 @@ def parse_references(text: str, fmt: str | None = None) -> list[Reference]:
 # ---------------------------------------------------------------- BibTeX
 
 
+_ENTRY_START = re.compile(r"@(\w+)[ \t\r\n]*\{")
+
+
 def _bibtex(text: str) -> list[Reference]:
+    """Entries one after another: the next is looked for after this one's closing brace, so each
+    character is read once ("@a{" × 300,000 included). An entry left open is an input error: its
+    braces swallow every entry after it, and guessing where it ends would cost a pass per guess."""
     references: list[Reference] = []
-    for match in re.finditer(r"@(\w+)\s*\{", text):
+    position = 0
+    while match := _ENTRY_START.search(text, position):
         kind = match.group(1).lower()
-        body, end = _balanced(text, match.end() - 1)
-        if kind in {"comment", "string", "preamble"} or body is None:
+        body, position = _balanced(text, match.end() - 1)
+        if body is None:
+            line = text.count("\n", 0, match.start()) + 1
+            raise InputError(f"the BibTeX entry at line {line} is never closed: its braces do not balance")
+        if kind in {"comment", "string", "preamble"}:
             continue
         key, _, rest = body.partition(",")
         fields = _bibtex_fields(rest)
-        raw = text[match.start() : end]
+        raw = text[match.start() : position]
         authors = tuple(_family(name) for name in re.split(r"\s+and\s+", _delatex(fields.get("author", ""))) if name.strip())
         doi = _clean_doi(fields.get("doi", "")) or _find_doi(fields.get("url", ""))
         arxiv_id = None
@@ -159,17 +169,23 @@ def _bibitems(text: str) -> list[tuple[str | None, str]]:
     text = text.split("\\end{thebibliography}", 1)[0]
     items = []
     for chunk in re.split(r"\\bibitem", text)[1:]:
-        match = re.match(r"\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}", chunk)
+        match = re.match(r"\s*(?:\[[^\]]*\]\s*)?\{([^}]*)\}", chunk)
         key = match.group(1).strip() if match else None
         items.append((key, chunk[match.end() if match else 0 :].strip()))
     return items
 
 
+def reference_section(text: str) -> str | None:
+    """The text after the last References (Bibliography, Works cited…) heading; None when there is none."""
+    heading = _last(_HEADING.finditer(text))
+    return text[heading.end() :] if heading else None
+
+
 def _list_entries(text: str) -> list[str]:
     """The entries after a References heading (or of the whole text when it has none)."""
-    heading = _last(_HEADING.finditer(text))
-    body = text[heading.end() :] if heading else text
-    body = re.split(r"^\s*#{1,6}\s", body, maxsplit=1, flags=re.MULTILINE)[0]  # up to the next heading
+    body = reference_section(text)
+    body = text if body is None else body
+    body = re.split(r"^[ \t]*#{1,6}[ \t]", body, maxsplit=1, flags=re.MULTILINE)[0]  # up to the next heading
     entries: list[str] = []
     current: list[str] = []
     itemised = any(_ITEM.match(line) for line in body.splitlines())
@@ -220,7 +236,7 @@ def _free_text(index: int, raw: str, key: str | None = None) -> Reference:
         elif parts:
             title = parts[0]
     if title:
-        title = re.sub(r"\s*\[[^\]]*\]$", "", title).strip(" .,;:") or None
+        title = re.sub(r"\s*\[[^\[\]]*\]$", "", title).strip(" .,;:") or None
     return _with_arxiv_doi(Reference(
         index=index, raw=raw, key=key, title=title, authors=_authors(author_part), year=year, doi=doi,
         arxiv_id=arxiv.group(1) if arxiv else None, url=urls[0].rstrip(".,;)") if urls else None,
@@ -275,6 +291,20 @@ def _clean_doi(doi: str) -> str | None:
     return doi.lower() if re.match(r"10\.\d{4,9}/\S+$", doi) else None
 
 
+def doi_problem(doi: str) -> str | None:
+    """Why ``doi`` cannot be sent to a service as a DOI, if it cannot.
+
+    A DOI's suffix may hold almost any printable character, but never a control
+    character (ESC, NUL), and a path segment "." or ".." would take the request
+    out of the service's ``/works/`` path.
+    """
+    if any(unicodedata.category(char).startswith("C") for char in doi):
+        return "it holds a control character"
+    if any(segment in (".", "..") for segment in doi.split("/")):
+        return "it holds a '.' or '..' path segment"
+    return None
+
+
 def _is_arxiv_id(text: str) -> bool:
     return bool(re.fullmatch(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?", text.strip()))
 
@@ -284,7 +314,7 @@ _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u
 
 def _delatex(text: str) -> str:
     """LaTeX markup out: accents composed, braces, \\emph{…}, ~ and -- read as text."""
-    text = re.sub(r"\\([\"'`^~cv])\s*\{?\s*([A-Za-z])\}?",
+    text = re.sub(r"\\([\"'`^~cv])\s*(?:\{\s*)?([A-Za-z])\}?",
                   lambda m: unicodedata.normalize("NFC", m.group(2) + _ACCENTS[m.group(1)]), text)
     text = re.sub(r"\\(?:emph|textit|textbf|textsc|mbox|url|href)\s*", "", text)
     text = re.sub(r"\\(?:em|it|bf|sc|newblock|relax)\b\s*", "", text)
@@ -294,7 +324,7 @@ def _delatex(text: str) -> str:
 
 
 def _demarkdown(text: str) -> str:
-    text = re.sub(r"\[([^\]]*)\]\((https?://[^)]+)\)", r"\1 \2", text)
+    text = re.sub(r"\[([^\[\]]*)\]\((https?://[^)]+)\)", r"\1 \2", text)
     text = re.sub(r"(?<!\w)[*_]{1,2}([^*_]+)[*_]{1,2}(?!\w)", r"\1", text)
     return text.replace("`", "")
 

@@ -14,6 +14,9 @@
   ``CITEMARK_ALLOW_PRIVATE_NETWORK=1`` is set (the API bases are settings, so the
   test suite points them at servers on 127.0.0.1).
 - **Cached.** Answers (200 and 404) go to ``RecordCache`` once read; errors and malformed answers never do.
+- **Fails fast.** A service that could not be reached (no connection, no answer in
+  time) is not asked again for ``DOWN_FOR`` seconds: offline, a 15-entry list is
+  unverifiable in seconds, not after every lookup has waited out its pacer.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 MAX_RECORD_BYTES = 5_000_000
+DOWN_FOR = 60.0  # seconds an unreachable service is not asked again
 _RATE_LIMITED = frozenset({429, 503})
 _RETRY = frozenset({500, 502, 504})
 
@@ -53,11 +57,12 @@ class _Pacer:
         self._lock = asyncio.Lock()
         self._next = 0.0
         self._sent = 0.0
+        self.down_until = 0.0  # while the service is unreachable nobody waits a turn: they fail at once
 
     async def wait(self) -> None:
         async with self._lock:
             now = time.monotonic()
-            if self._next > now:
+            if self._next > now and now >= self.down_until:
                 await asyncio.sleep(self._next - now)
             self._sent = time.monotonic()
             self._next = self._sent + self.interval
@@ -97,6 +102,7 @@ class ScholarlyHTTP:
             "openalex": _Pacer(settings.openalex_interval),
         }
         self.requests_sent = 0
+        self._down: dict[str, tuple[float, str]] = {}  # service → (until, why), after it could not be reached
 
     async def aclose(self) -> None:
         await self._client.aclose()
@@ -131,7 +137,9 @@ class ScholarlyHTTP:
         pacer = self._pacers[service]
         attempts = self.settings.retries + 1
         for attempt in range(attempts):
+            self._fail_if_down(service)
             await pacer.wait()
+            self._fail_if_down(service)  # it went down while this request waited its turn
             self.requests_sent += 1
             try:
                 status, headers, body = await self._send(url, accept)
@@ -140,8 +148,13 @@ class ScholarlyHTTP:
             except httpx.TooManyRedirects:
                 raise LookupUnavailable(f"{service}: too many redirects") from None
             except (httpx.TimeoutException, httpx.NetworkError) as error:
-                if attempt + 1 == attempts:
-                    raise LookupUnavailable(f"{service} could not be reached: {type(error).__name__}") from None
+                # No connection at all (offline, a name that does not resolve) is not retried: it would
+                # only wait out the pacer again. A request that broke off mid-way is.
+                if attempt + 1 == attempts or isinstance(error, httpx.ConnectError | httpx.ConnectTimeout):
+                    why = _in_words(error, self.settings.read_timeout)
+                    self._down[service] = (time.monotonic() + DOWN_FOR, why)
+                    pacer.down_until = time.monotonic() + DOWN_FOR
+                    raise LookupUnavailable(f"{service} could not be reached ({why})") from None
                 await asyncio.sleep(self.settings.backoff * 2**attempt)
                 continue
             except httpx.HTTPError as error:
@@ -165,6 +178,11 @@ class ScholarlyHTTP:
             raise LookupUnavailable(f"{service} answered HTTP {status}")
         raise AssertionError("unreachable")  # the loop returns or raises
 
+    def _fail_if_down(self, service: str) -> None:
+        until, why = self._down.get(service, (0.0, ""))
+        if time.monotonic() < until:
+            raise LookupUnavailable(f"{service} could not be reached ({why})")
+
     async def _send(self, url: str, accept: str) -> tuple[int, httpx.Headers, bytes]:
         async with self._client.stream("GET", url, headers={"Accept": accept}) as response:
             try:  # capped on the raw stream and every decoded layer, as the fetcher reads sources
@@ -174,3 +192,14 @@ class ScholarlyHTTP:
             except SourceUnreachable as error:  # an encoding citemark does not read, a corrupt body
                 raise LookupUnavailable(error.message) from None
             return response.status_code, response.headers, body
+
+
+def _in_words(error: httpx.HTTPError, timeout: float) -> str:
+    """What went wrong, for a person: not httpx's class name."""
+    if isinstance(error, httpx.ConnectTimeout):
+        return "no connection within the time allowed"
+    if isinstance(error, httpx.TimeoutException):
+        return f"no answer within {timeout:.0f} s"
+    if isinstance(error, httpx.ConnectError):
+        return "no connection: offline, or the name did not resolve"
+    return "the connection broke off"

@@ -154,8 +154,12 @@ def selectolax_text(tree: HTMLParser) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def pdf_to_text(body: bytes, *, max_pages: int = 400, time_budget: float = 20.0) -> tuple[str, str | None, tuple[int, ...]]:
-    """Text of each page joined with blank lines, the title, and each page's start offset."""
+def pdf_to_text(body: bytes, *, max_pages: int = 400, time_budget: float = 20.0,
+                unwrap: bool = True) -> tuple[str, str | None, tuple[int, ...]]:
+    """Text of each page joined with blank lines, the title, and each page's start offset.
+
+    ``unwrap=False`` keeps the PDF's lines: a reference list is read line by line.
+    """
     from pypdf import PdfReader
     from pypdf.errors import PyPdfError
 
@@ -180,7 +184,7 @@ def pdf_to_text(body: bytes, *, max_pages: int = 400, time_budget: float = 20.0)
         except (PyPdfError, ValueError, KeyError, TypeError, RecursionError, OSError) as error:
             log.warning("PDF page %d unreadable: %s", index + 1, error)
             page_text = ""
-        page_text = _unwrap(page_text)
+        page_text = _unwrap(page_text) if unwrap else page_text.strip()
         starts.append(offset)
         parts.append(page_text)
         offset += len(page_text) + 2

@@ -19,6 +19,9 @@ from citemark.errors import LocalFileRefused
 __all__ = ["LocalFilePolicy"]
 
 _REFUSED = "local files are not allowed here; cite a public http(s) URL"
+#: An agent cannot pass ``--allow-dir``: its refusal names the setting its user can change.
+_AGENT_REFUSED = ("local files are read only under the folders the user lists in CITEMARK_LOCAL_FILE_DIRS "
+                  "(local_file_dirs in citemark's config file), and this one is not under them")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +30,7 @@ class LocalFilePolicy:
 
     allow_any: bool = False
     directories: tuple[Path, ...] = ()
+    refusal: str = ""  # what a refused path is told, where the door's own words differ from the CLI's
 
     @classmethod
     def cli(cls) -> LocalFilePolicy:
@@ -38,6 +42,11 @@ class LocalFilePolicy:
         """Paths an answer cites: only inside these folders (the answer's own, ``--allow-dir``)."""
         return cls(directories=tuple(Path(d) for d in directories))
 
+    @classmethod
+    def agent(cls, directories: tuple[Path, ...]) -> LocalFilePolicy:
+        """Paths an agent names: only inside the folders the user configured."""
+        return cls(directories=directories, refusal=_AGENT_REFUSED)
+
     def check(self, path: str) -> Path:
         """The real path to read; LocalFileRefused (same message whether or not it exists)."""
         real = Path(os.path.realpath(os.path.expanduser(path)))
@@ -47,6 +56,8 @@ class LocalFilePolicy:
             root = Path(os.path.realpath(os.path.expanduser(directory)))
             if real == root or root in real.parents:
                 return real
+        if self.refusal:
+            raise LocalFileRefused(self.refusal)
         if self.directories:
             raise LocalFileRefused("the answer cites a file outside its folder and the folders allowed with --allow-dir")
         raise LocalFileRefused(_REFUSED)
