@@ -203,3 +203,18 @@ def test_usage_errors_are_exit_2_and_leave_the_output_alone(home, tmp_path, args
     result = citemark("batch", *[a.format(input=source, out=out) for a in args], "--model", "none")
     assert result.returncode == 2 and needle in result.stderr.decode()
     assert not out.exists() and source.read_text().count("\n") == 1
+
+
+def test_a_batch_does_not_resume_under_another_policy(server, home, tmp_path):
+    """Records of one policy and another in one output would be counted as one run: refused, file unchanged."""
+    serve(server)
+    source = write_jsonl(tmp_path / "in.jsonl", answers(server)[:2])
+    out = tmp_path / "out.jsonl"
+    first = citemark("batch", str(source), "--out", str(out), "--model", "none", "--policy", "balanced")
+    assert first.returncode == 0, first.stderr.decode()
+    assert all(record["policy"] == "balanced" and "pack_version" in record for record in read_jsonl(out)
+               if "error" not in record)
+    before = out.read_bytes()
+    again = citemark("batch", str(source), "--out", str(out), "--model", "none")
+    assert again.returncode == 2 and b"--policy balanced" in again.stderr, again.stderr.decode()
+    assert out.read_bytes() == before

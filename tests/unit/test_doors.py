@@ -13,10 +13,10 @@ S, P, C, R, U, X = (Label.SUPPORTED, Label.PARTIAL, Label.CONTRADICTED, Label.RE
                     Label.UNSUPPORTED)
 
 
-def report(*labels: Label, unresolved: int = 0) -> Report:
+def report(*labels: Label, unresolved: int = 0, policy: str = "balanced") -> Report:
     verdicts = [Verdict(claim=f"c{i}", citation=Citation(url="https://a.example"), label=label, reason="r",
                         explanation="e") for i, label in enumerate(labels)]
-    return Report(verdicts=verdicts, unresolved=[Unresolved("9", "x")] * unresolved)
+    return Report(verdicts=verdicts, unresolved=[Unresolved("9", "x")] * unresolved, policy=policy)
 
 
 @pytest.mark.parametrize(
@@ -37,6 +37,14 @@ def report(*labels: Label, unresolved: int = 0) -> Report:
 def test_the_verification_gate(labels, threshold, strict, unresolved, passed, why):
     ok, reason = verification_passed(report(*labels, unresolved=unresolved), threshold=threshold, strict=strict)
     assert ok is passed and why in reason
+
+
+def test_under_strict_the_gate_counts_partial_citations_but_strict_still_wants_all_supported():
+    """strict's partial is "not every word accounted for", not a wrong citation: the pass rate counts it."""
+    assert verification_passed(report(S, S, S, P, policy="strict"), threshold=0.8) == (True, "passed")
+    assert not verification_passed(report(S, S, S, P, policy="balanced"), threshold=0.8)[0]
+    assert not verification_passed(report(S, P, policy="strict"), threshold=0.8, strict=True)[0]
+    assert not verification_passed(report(S, P, X, X, policy="strict"), threshold=0.8)[0]
 
 
 def test_the_summary_carries_total_supported_and_pass_rate():

@@ -1,0 +1,96 @@
+"""The alignment: every content unit of a claim accounted for in the passage, or named as missing.
+
+The fresh cases of issue 29 are here with their page text: each false one leaves something
+unaccounted for, named with what the passage says in its place."""
+
+from __future__ import annotations
+
+import pytest
+
+from citemark.scoring import parse
+from citemark.scoring.align import align, readable
+
+RUST = ("Rust is a general-purpose programming language. Graydon Hoare began Rust as a personal project in 2006 "
+        "while working at Mozilla. The compiler was originally written in OCaml. Rust became self-hosting in 2011, "
+        "when the compiler written in Rust compiled itself. Rust checks references at compile time, not at run time. "
+        "In 2022 the Linux kernel accepted Rust as its second language after C.")
+DANUBE = "The Danube is Europe's second-longest river, after the Volga. It flows through ten countries."
+COFFEE = "Decaffeinated coffee is not entirely caffeine-free: a cup still holds a few milligrams."
+APOLLO = ("Apollo 11 carried Neil Armstrong, Buzz Aldrin and Michael Collins. Armstrong and Aldrin walked on the Moon "
+          "while Collins stayed in orbit aboard Columbia.")
+MATCH = "Millbrook Athletic came from two goals down to beat Harbourside City 3-2 on Saturday."
+
+needs_parser = pytest.mark.skipif(not parse.available(), reason="the dependency parser is not installed (./scripts/setup)")
+
+
+def explained(claim: str, page: str) -> str:
+    alignment = align(claim, page, subject_context=page)
+    assert not alignment.complete, claim
+    return alignment.explanation()
+
+
+@pytest.mark.parametrize(
+    ("claim", "page", "named"),
+    [
+        ("The Rust compiler was first written in C++.", RUST, "C++ (it says: OCaml)"),
+        ("Rust checks references at run time.", RUST, "“not”"),
+        ("The Linux kernel accepted Rust as its first language in 2022.", RUST, "first (it says: second)"),
+        ("The Danube is the longest river in Europe.", DANUBE, "“second”"),
+        ("Decaffeinated coffee contains no caffeine at all.", COFFEE, "contains"),
+    ],
+)
+def test_a_false_claim_leaves_its_changed_word_unaccounted_for(claim, page, named):
+    assert named in explained(claim, page)
+
+
+@needs_parser
+@pytest.mark.parametrize(
+    ("claim", "page", "named"),
+    [
+        ("Michael Collins also walked on the Moon.", APOLLO, "Collins (it says: Armstrong)"),
+        ("Harbourside City came from two goals down to beat Millbrook Athletic 3-2.", MATCH, "City (it says: Millbrook)"),
+    ],
+)
+def test_the_same_words_in_other_roles_are_not_the_claim(claim, page, named):
+    assert named in explained(claim, page)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["Rust became self-hosting in 2011.", "The Danube is the second-longest river in Europe.",
+     "Millbrook Athletic beat Harbourside City 3-2.", "The compiler was originally written in OCaml."],
+)
+def test_a_claim_the_passage_states_is_accounted_for(claim):
+    page = RUST + " " + DANUBE + " " + MATCH
+    assert align(claim, page, subject_context=page).complete
+
+
+def test_each_unit_leans_on_its_own_passage_word():
+    """One to one: "no cars and no shops" needs two negations, not one read twice."""
+    assert not align("The island has no cars and no shops.", "The island has no cars or shops.").complete
+    assert align("The island has no cars and no shops.", "The island has no cars and no shops.").complete
+
+
+def test_names_and_figures_match_only_by_identity_or_value():
+    assert align("The bridge is about 1,345 feet long.", "The bridge is 410 m long.").complete
+    assert not align("The bridge is 500 m long.", "The bridge is 410 m long.").complete
+    assert not align("Aldrin flew the mission.", "Collins flew the mission.").complete
+
+
+def test_differences_give_offsets_on_both_sides():
+    claim, page = "The tower is 500 metres tall.", "The tower is 330 metres tall."
+    difference = align(claim, page).differences[0]
+    assert claim[difference.claim.start : difference.claim.end] == "500 metres"
+    assert page[difference.passage.start : difference.passage.end] == "330 metres"
+
+
+def test_without_the_parser_relations_are_not_checked(monkeypatch):
+    monkeypatch.setattr(parse, "load", lambda: None)
+    alignment = align("Millbrook Athletic beat Harbourside City 3-2.", MATCH)
+    assert alignment.complete and not alignment.relations_checked and alignment.participants >= 2
+
+
+def test_a_claim_in_another_language_is_not_read():
+    assert not readable("Die Donau ist der zweitlängste Fluss Europas und fließt durch zehn Länder.")
+    assert not readable("東京タワーは1958年に完成した。")
+    assert readable("The Danube flows through ten countries.")
