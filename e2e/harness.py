@@ -392,6 +392,14 @@ def badge_details(page: Page, scope: str = "body") -> list[dict[str, Any]]:
         }))""", [scope, BADGES])
 
 
+def summary(page: Page, scope: str, wanted: str = "") -> str:
+    """The summary chip's label in ``scope``, once it exists and holds ``wanted``."""
+    return page.wait_for("""([scope, wanted]) => {
+        const label = document.querySelector(scope + ' [data-citemark-summary]')?.getAttribute('data-label');
+        return label && label.includes(wanted) ? label : null;
+    }""", [scope, wanted], timeout=30)
+
+
 def self_check(browser: Browser, url_prefix: str) -> dict[str, Any]:
     """The popup for the tab at ``url_prefix``: its page sentence, detail, and the diagnostics it copies."""
     tab = browser.tab_id(url_prefix)

@@ -43,10 +43,16 @@
     return { url: href, title: clean(title), site: clean(site) || domainOf(href) };
   }
 
-  /** "rivers.example +1" → {label: "rivers.example", more: 1} (a grouped pill names one site and counts the rest). */
-  function pillLabel(text) {
-    const match = clean(text).match(/^(.*?)\s*\+\s*(\d+)$/);
-    return match ? { label: match[1], more: Number(match[2]) } : { label: clean(text), more: 0 };
+  /**
+   * A chip's label as read: "◉ rivers.example +1" → {label: "rivers.example", more: 1} (a grouped pill names one site and
+   * counts the rest). A favicon drawn as text, or anything hidden from screen readers, is not part of the name.
+   */
+  function pillLabel(element) {
+    const copy = element.cloneNode(true);
+    for (const hidden of copy.querySelectorAll("[aria-hidden='true'], svg, img, style, script")) hidden.remove();
+    const text = clean(copy.textContent).replace(/^[^\p{L}\p{N}]+/u, "");
+    const match = text.match(/^(.*?)\s*\+\s*(\d+)$/);
+    return match ? { label: match[1], more: Number(match[2]) } : { label: text, more: 0 };
   }
 
   const isCitationLink = (a) => {
@@ -62,7 +68,7 @@
   /** An <a href>: one source, or a grouped pill ("site +1") whose other sources only its hover card shows. */
   function readLink(a, { pill = false } = {}) {
     if (!isCitationLink(a)) return null;
-    const { label, more } = pillLabel(a.textContent);
+    const { label, more } = pillLabel(a);
     const looksLikePill = pill || more > 0 || DOMAIN_LABEL.test(label);
     const found = source(a.href, { title: a.getAttribute("title") || "", site: looksLikePill ? label : "" });
     return found && { element: a, kind: "link", pill: looksLikePill, label, sources: [found], deferred: more };
@@ -79,8 +85,7 @@
     const sources = (Array.isArray(payload) ? payload : []).map((item) =>
       item && source(item.url, { title: item.title, site: item.attribution })).filter(Boolean);
     const counted = Number((button.getAttribute("aria-label") || "").match(/(\d+)\s+sources?\b/i)?.[1] || 0);
-    const title = button.querySelector("[data-assistant-reference-title]")?.textContent;
-    const { label } = pillLabel(title || button.textContent);
+    const { label } = pillLabel(button.querySelector("[data-assistant-reference-title]") || button);
     const expected = Math.max(sources.length, counted, 1);
     return { element: button, kind: "payload", pill: true, label, sources, deferred: expected - sources.length };
   }
@@ -90,16 +95,16 @@
     const aria = a.getAttribute("aria-label") || "";
     const href = a.getAttribute("href") || "";
     const url = EXTERNAL.test(href) ? a.href : (aria.match(URL_IN_TEXT) || [])[0];
-    const more = Number(aria.match(/and\s+(\d+)\s+more\s+sources?/i)?.[1] || pillLabel(a.textContent).more || 0);
+    const { label, more: counted } = pillLabel(a);
+    const more = Number(aria.match(/and\s+(\d+)\s+more\s+sources?/i)?.[1] || counted || 0);
     const title = aria.split(/,\s*https?:\/\//i)[0];
-    const { label } = pillLabel(a.textContent);
     const found = url && source(url, { title, site: label });
     return { element: a, kind: "aria", pill: true, label, sources: found ? [found] : [], deferred: more + (found ? 0 : 1) };
   }
 
   /** A chip whose URL is in a data attribute (`data-pplx-citation-url`); "domain+1" counts sources only its hover card shows. */
   function readDataUrl(element, attribute) {
-    const { label, more } = pillLabel(element.textContent);
+    const { label, more } = pillLabel(element);
     const found = source(element.getAttribute(attribute), { site: label });
     return { element, kind: "data-url", pill: true, label, sources: found ? [found] : [], deferred: more + (found ? 0 : 1) };
   }
@@ -107,7 +112,8 @@
   /** A chip that names its source but holds no URL (Gemini): look for the link in the answer's own source list. */
   function readNamedChip(chip, answer, selectors) {
     const button = chip.querySelector("button") || chip;
-    const title = clean(chip.querySelector(selectors.chipTitle)?.textContent) ||
+    const shown = chip.querySelector(selectors.chipTitle);
+    const title = (shown && pillLabel(shown).label) ||
       clean((button.getAttribute("aria-label") || "").match(/citation from (.+?)\.(?:\s|$)/i)?.[1]) || clean(chip.textContent);
     const wanted = title.toLowerCase();
     const listed = wanted && [...answer.querySelectorAll(selectors.sourceList)].find((a) => {
@@ -129,7 +135,7 @@
       if (value.startsWith("[") && /"url"\s*:/.test(value)) {
         try {
           const sources = JSON.parse(value).map((item) => item && source(item.url, { title: item.title, site: item.attribution })).filter(Boolean);
-          if (sources.length) return { element, kind: "payload", pill: true, label: clean(element.textContent), sources, deferred: 0 };
+          if (sources.length) return { element, kind: "payload", pill: true, label: pillLabel(element).label, sources, deferred: 0 };
         } catch {
           // not JSON after all
         }
