@@ -47,6 +47,7 @@ FIXTURE_PAGES: list[tuple[str, str, str]] = [
     ("https://claude.ai/notes/", "article.html", ""),
     ("https://www.perplexity.ai/search/drifted", "perplexity-drifted.html", ""),
     ("https://www.perplexity.ai/search/", "perplexity.html", ""),
+    ("https://gemini.google.com/app/research", "gemini-research.html", ""),
     ("https://gemini.google.com/app/", "gemini.html", ""),
 ]
 

@@ -151,6 +151,19 @@ def test_gemini_chips_read_their_link_from_the_page_or_when_opened(browser: Brow
     page.close()
 
 
+def test_gemini_deep_research_footnotes_read_their_source_from_the_report_list(browser: Browser):
+    """No click: each footnote's index names its row in "Sources used in the report"."""
+    page = browser.page("https://gemini.google.com/app/research-danube")
+    assert verdicts(page, "immersive-panel", count=2) == ["supported", "contradicted"]
+    assert [b["sources"] for b in badge_details(page, "immersive-panel")] == [1, 1]
+    assert page.count(f"chat-window {BADGES}") == 0
+    # a closed list holds no rows: the footnotes wait for it ("open to check"), never guess
+    page.evaluate("() => document.querySelector('.used-sources').remove()")
+    page.wait_for("(s) => [...document.querySelectorAll(s)].map((b) => b.dataset.label).join('|') === 'open to check|open to check'",
+                  f"immersive-panel {BADGES}", timeout=30)
+    page.close()
+
+
 def test_spa_navigation_checks_the_new_conversation(browser: Browser):
     page = browser.page("https://chatgpt.com/c/thread-spa")
     verdicts(page, '[data-turn-key="t2"]')

@@ -124,6 +124,18 @@
     return { element: chip, kind: "chip", pill: true, label: title, sources: found ? [found] : [], deferred: found ? 0 : 1 };
   }
 
+  /**
+   * A Deep Research footnote (`source-footnote > sup[data-turn-source-index="N"]`): the N-th row (1-based) of the report's
+   * "Sources used in the report" list. While that list is closed its rows are not in the page: open to check.
+   */
+  function readIndexedFootnote(footnote, selectors) {
+    const index = Number(footnote.querySelector(selectors.footnoteIndex)?.getAttribute("data-turn-source-index"));
+    const row = Number.isInteger(index) && index > 0 ? document.querySelectorAll(selectors.reportSources)[index - 1] : null;
+    const found = row && source(row.href, { title: row.getAttribute("aria-label") || "", site: domainOf(row.href) });
+    const label = Number.isInteger(index) ? String(index) : "";
+    return { element: footnote, kind: "chip", pill: true, label, sources: found ? [found] : [], deferred: found || !label ? 0 : 1 };
+  }
+
   /** Any element whose data-* attribute holds a URL, a JSON payload with URLs, or an aria-label with one (the fallback's reader). */
   function readAnything(element) {
     if (element.matches("a[href]")) return readLink(element);
@@ -328,14 +340,18 @@
   const geminiLayout = layout({
     name: "gemini",
     selectors: {
-      answer: "model-response",
+      // a chat answer, or a Deep Research report in the side panel (outside every model-response)
+      answer: "model-response, immersive-panel",
       content: "message-content .markdown, .markdown.markdown-main-panel",
       footer: ".response-footer",
       chip: "source-inline-chip",
       chipTitle: ".source-title",
       sourceList: "sources-list a[href], .sources-list a[href]",
-      citation: "source-inline-chip, a[href]",
-      exclude: "sources-list, .sources-list, source-footnote",
+      footnote: "source-footnote",
+      footnoteIndex: "[data-turn-source-index]",
+      reportSources: "deep-research-source-lists .used-sources browse-web-item a[href]",
+      citation: "source-inline-chip, source-footnote, a[href]",
+      exclude: "sources-list, .sources-list, deep-research-source-lists",
     },
     finished(answer, content) {
       const busy = content.getAttribute("aria-busy");
@@ -344,8 +360,11 @@
       return null;
     },
     citations(content, answer) {
-      return collect(content, this.selectors.citation, (element) =>
-        (element.matches(this.selectors.chip) ? readNamedChip(element, answer, this.selectors) : readLink(element)), this.selectors.exclude);
+      return collect(content, this.selectors.citation, (element) => {
+        if (element.matches(this.selectors.chip)) return readNamedChip(element, answer, this.selectors);
+        if (element.matches(this.selectors.footnote)) return readIndexedFootnote(element, this.selectors);
+        return readLink(element);
+      }, this.selectors.exclude);
     },
   });
 
