@@ -47,6 +47,11 @@ FIXTURE_PAGES: list[tuple[str, str, str]] = [
     ("https://claude.ai/notes/", "article.html", ""),
     ("https://www.perplexity.ai/search/drifted", "perplexity-drifted.html", ""),
     ("https://www.perplexity.ai/search/", "perplexity.html", ""),
+    ("https://copilot.microsoft.com/chats/drifted", "copilot-drifted.html", ""),
+    ("https://copilot.microsoft.com/", "copilot.html", ""),
+    ("https://www.google.com/search?udm=50", "google-ai-mode.html", ""),
+    ("https://www.google.com/search?q=drifted", "google-drifted.html", ""),
+    ("https://www.google.com/search", "google-overview.html", ""),
     ("https://gemini.google.com/app/research", "gemini-research.html", ""),
     ("https://gemini.google.com/app/", "gemini.html", ""),
 ]

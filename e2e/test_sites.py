@@ -164,6 +164,36 @@ def test_gemini_deep_research_footnotes_read_their_source_from_the_report_list(b
     page.close()
 
 
+def test_copilot_reads_data_url_chips_and_checks_numbered_citations_when_opened(browser: Browser):
+    """Unverified on the live site: the fixture and the adapter come from the same public evidence (docs/sites.md)."""
+    page = browser.page("https://copilot.microsoft.com/chats/danube")
+    answer = '[data-content="ai-message"]'
+    assert verdicts(page, answer, count=2) == ["supported", None]
+    assert badge_details(page, answer)[1]["label"] == "open to check"  # "[2]" holds no address until its card opens
+    page.click("#cite-2")
+    page.wait_for("(s) => document.querySelectorAll(s + ' .citemark-badge[data-citemark-verdict]').length === 2", answer, timeout=30)
+    assert verdicts(page, answer, count=2) == ["supported", "contradicted"]
+    page.close()
+
+
+def test_google_ai_overview_badges_its_pills_and_never_the_results(browser: Browser):
+    """Unverified on the live site. The overview's pills are read (through Google's redirect, "+1" counted as unchecked);
+    the organic results below it, ordinary links, never get a badge."""
+    page = browser.page("https://www.google.com/search?q=danube+length")
+    assert verdicts(page, "div[data-mcpr]", count=2) == ["supported", "contradicted"]
+    labels = [b["label"] for b in badge_details(page, "div[data-mcpr]")]
+    assert labels == ["✔ supported", "✘ contradicted · 1 unchecked"]
+    page.sleep(1)
+    assert page.count(f"#search {BADGES}") == 0
+    page.close()
+
+
+def test_google_ai_mode_badges_each_pill(browser: Browser):
+    page = browser.page("https://www.google.com/search?udm=50&q=how+long+is+the+danube")
+    assert verdicts(page, '[data-subtree="aimc"]', count=2) == ["supported", "contradicted"]  # a link back to Google is no citation
+    page.close()
+
+
 def test_spa_navigation_checks_the_new_conversation(browser: Browser):
     page = browser.page("https://chatgpt.com/c/thread-spa")
     verdicts(page, '[data-turn-key="t2"]')

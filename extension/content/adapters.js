@@ -23,7 +23,8 @@
   const NOT_ANSWER = "nav, header, footer, aside, form, textarea, [role='navigation'], [role='banner'], [contenteditable='true'], [data-citemark-ui]";
   /** Elements that look like citations whether or not a URL can be read from them. */
   const CITATION_LIKE = "[class*='citation' i], [data-testid*='citation' i], [data-pplx-citation], [data-assistant-content-reference], " +
-    "source-inline-chip, source-footnote, [data-turn-source-index], [aria-label*='source' i]";
+    "source-inline-chip, source-footnote, [data-turn-source-index], [aria-label*='source' i], [aria-label^='citation' i], " +
+    "[aria-label*='related links' i]";
   /** Where sites put the card or dialog a chip opens (outside the answer). */
   const OVERLAYS = "[role='dialog'], [role='tooltip'], [data-radix-popper-content-wrapper], .cdk-overlay-container, " +
     "fact-check-source-hovered-card, [popover]";
@@ -134,6 +135,31 @@
     const found = row && source(row.href, { title: row.getAttribute("aria-label") || "", site: domainOf(row.href) });
     const label = Number.isInteger(index) ? String(index) : "";
     return { element: footnote, kind: "chip", pill: true, label, sources: found ? [found] : [], deferred: found || !label ? 0 : 1 };
+  }
+
+  /** A numbered citation button that holds no URL (Copilot's "[3]"): checked when the user opens its card. */
+  function readNumberedButton(button) {
+    return { element: button, kind: "chip", pill: true, label: pillLabel(button).label, sources: [], deferred: 1 };
+  }
+
+  /** Google's own redirect (`/url?q=…`) unwrapped; null for any other Google page (a search, a settings link). */
+  function outsideGoogle(href) {
+    try {
+      const url = new URL(href);
+      if (!/(^|\.)google\.[a-z.]+$/.test(url.hostname)) return href;
+      const target = url.pathname === "/url" ? url.searchParams.get("q") || url.searchParams.get("url") : null;
+      return target && EXTERNAL.test(target) ? target : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Google's icon-only "View related links" pill: the source's name and group size in its aria-label ("NASA (+2) – View related links"). */
+  function readRelatedLinks(a) {
+    const url = outsideGoogle(a.href);
+    const named = (a.getAttribute("aria-label") || "").match(/^(.*?)\s*(?:\(\+(\d+)\))?\s*[–—-]\s*View related links/i);
+    const found = url && source(url, { site: named?.[1] || "" });
+    return found && { element: a, kind: "chip", pill: true, label: found.site, sources: [found], deferred: Number(named?.[2] || 0) };
   }
 
   /** Any element whose data-* attribute holds a URL, a JSON payload with URLs, or an aria-label with one (the fallback's reader). */
@@ -368,6 +394,77 @@
     },
   });
 
+  const copilotLayout = layout({
+    name: "copilot",
+    selectors: {
+      answer: '[data-content="ai-message"]',
+      urlAttribute: "data-url",
+      numbered: 'button[aria-label^="Citation "]',
+      citation: '[data-url], button[aria-label^="Citation "], a[href]',
+      stopLabel: /^stop\b/i,
+    },
+    // No public source names a "finished" signal beyond the Stop button: otherwise once the answer stops changing.
+    finished(answer) {
+      return stopShown(this.selectors) && isLast(answer, this.selectors) ? false : null;
+    },
+    citations(content) {
+      return collect(content, this.selectors.citation, (element) => {
+        if (element.hasAttribute(this.selectors.urlAttribute)) return readDataUrl(element, this.selectors.urlAttribute);
+        if (element.matches(this.selectors.numbered)) return readNumberedButton(element);
+        return readLink(element);
+      });
+    },
+  });
+
+  /** Google's answers cite through its pills and, now and then, plain links (maybe through its redirect); links to Google itself are not sources. */
+  function googleCitations(content, selectors) {
+    return collect(content, selectors.citation, (a) => {
+      if (a.matches(selectors.pill)) return readRelatedLinks(a);
+      const url = outsideGoogle(a.href);
+      const citation = url && readLink(a);
+      if (citation) citation.sources = [source(url, citation.sources[0])];
+      return citation;
+    }, selectors.exclude);
+  }
+
+  const googleAiMode = layout({
+    name: "ai-mode",
+    selectors: {
+      answer: '[data-subtree="aimc"]',
+      content: '[data-container-id="main-col"]',
+      pill: "a.PMDqCb, a[aria-label*='View related links' i]",
+      citation: "a[href]",
+      exclude: "[role='dialog'], [data-subtree='aimba']",
+    },
+    // The answer streams in and no public source names its end: once it stops changing.
+    finished: () => null,
+    citations(content) {
+      return googleCitations(content, this.selectors);
+    },
+  });
+
+  const googleOverview = layout({
+    name: "ai-overview",
+    selectors: {
+      answer: "div[data-mcpr]",
+      content: '[data-container-id="main-col"]',
+      complete: 'div[data-type="hovc"]',
+      pill: "a.PMDqCb, a[aria-label*='View related links' i]",
+      citation: "a[href]",
+      exclude: "[role='dialog']",
+    },
+    finished(answer) {
+      return answer.querySelector(this.selectors.complete) ? true : null;
+    },
+    citations(content) {
+      return googleCitations(content, this.selectors);
+    },
+  });
+
+  /** A Google results page shows an AI answer under this heading; without one, a page that matches no layout has none to read. */
+  const hasAiHeading = (root) => [...root.querySelectorAll("[role='heading'], h1, h2, h3, strong")]
+    .some((heading) => /^AI (Overview|Mode)$/i.test(clean(heading.textContent)));
+
   // ------------------------------------------------------------------ the structural fallback
 
   const BLOCKS = "p, li, td, th, blockquote, h1, h2, h3, h4, h5, h6, dd, dt";
@@ -388,8 +485,8 @@
       const scope = root.querySelector("main") || root.body;
       if (!scope) return [];
       const containers = new Set();
-      const candidates = [...scope.querySelectorAll(`a[href], ${CITATION_LIKE}, [data-assistant-sources-payload]`)];
-      for (const element of candidates) {
+      // every element: a citation may be any element whose data-* attribute holds its address
+      for (const element of scope.querySelectorAll("*")) {
         if (element.closest(NOT_ANSWER) || element.closest(NOT_PROSE)) continue;
         if (!readAnything(element) && !element.matches(CITATION_LIKE)) continue;
         const container = proseContainer(element, scope);
@@ -411,7 +508,12 @@
 
   // ------------------------------------------------------------------ sites
 
-  const site = ({ name, label, hosts, layouts }) => ({
+  /**
+   * A site: its layouts, tried in order, then the structural fallback. A site whose pages are mostly not answers (a search
+   * engine) sets `structural: false`, so its ordinary links are never read as citations, and `hasAnswer(root)`, which tells
+   * "no answer here" from "an answer citemark cannot read" when no layout matches.
+   */
+  const site = ({ name, label, hosts, layouts, structural = true, hasAnswer = null }) => ({
     name,
     label,
     layouts,
@@ -424,7 +526,7 @@
      */
     read(root = document) {
       const tried = [];
-      for (const candidate of [...layouts, fallback]) {
+      for (const candidate of structural ? [...layouts, fallback] : layouts) {
         const found = candidate.answers(root);
         tried.push({ layout: candidate.name, selectors: candidate.selectors, answers: found.length });
         if (!found.length) continue;
@@ -445,8 +547,10 @@
           prose: proseLength(root), overlay: candidate.overlay, citations: all,
         };
       }
-      return { layout: null, fallback: false, citationFallback: false, tried, answers: [], citations: [],
-        unreadable: unreadable(root.querySelector("main") || root.body || root, []), prose: proseLength(root), overlay: OVERLAYS };
+      const present = hasAnswer ? hasAnswer(root) : null; // null: the site cannot tell, the page's prose and chips decide
+      return { layout: null, fallback: false, citationFallback: false, tried, answers: [], citations: [], answerShown: present === true,
+        unreadable: present !== false ? unreadable(root.querySelector("main") || root.body || root, []) : 0,
+        prose: present !== false ? proseLength(root) : 0, overlay: OVERLAYS };
     },
   });
 
@@ -455,9 +559,12 @@
   const claude = site({ name: "claude", label: "Claude", hosts: ["claude.ai"], layouts: [claudeLayout] });
   const perplexity = site({ name: "perplexity", label: "Perplexity", hosts: ["perplexity.ai"], layouts: [perplexityLayout] });
   const gemini = site({ name: "gemini", label: "Gemini", hosts: ["gemini.google.com"], layouts: [geminiLayout] });
+  const copilot = site({ name: "copilot", label: "Copilot", hosts: ["copilot.microsoft.com"], layouts: [copilotLayout] });
+  const google = site({ name: "google", label: "Google AI", hosts: ["www.google.com"], layouts: [googleAiMode, googleOverview],
+    structural: false, hasAnswer: hasAiHeading });
   const generic = { name: "generic", label: "this site", layouts: [], matches: () => false, read: null };
 
-  const sites = [chatgpt, claude, perplexity, gemini];
+  const sites = [chatgpt, claude, perplexity, gemini, copilot, google];
 
   globalThis.citemarkAdapters = {
     sites,

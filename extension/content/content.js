@@ -225,6 +225,7 @@
       const node = copy.querySelector(`[data-citemark-ref="${record.ref}"]`);
       if (!node) continue;
       if (record.kind === "link" || record.kind === "footnote") {
+        if (record.kind === "link") node.setAttribute("href", record.sources[0].url); // the source, not a site's redirect to it
         node.setAttribute("data-citemark-ref", record.sources[0].ref);
         if (record.pill) node.setAttribute("data-citemark-pill", "");
       } else {
@@ -384,7 +385,7 @@
     const badges = [...document.querySelectorAll(".citemark-badge[data-citemark-for]")];
     let state = "ok";
     if (!enabled) state = "off";
-    else if (!read.answers.length) state = read.prose >= 200 || read.unreadable > 0 ? "blind" : "empty";
+    else if (!read.answers.length) state = read.answerShown || read.prose >= 200 || read.unreadable > 0 ? "blind" : "empty";
     else if (read.fallback) state = all.length ? "fallback" : "blind";
     else if (!all.length && read.unreadable > 0) state = "blind";
     return {
