@@ -365,17 +365,15 @@
     return [`${count("supported")} of ${badges.length} citation${badges.length === 1 ? "" : "s"} supported`, ...rest].join(", ");
   }
 
+  /** The answer's summary line, updated in place as its badges change (so the page sees no new node each time). */
   function summaryChip(container, text) {
-    container.querySelector(":scope > .citemark-summary")?.remove();
-    const chip = el("div", {
-      class: "citemark-summary",
-      "data-citemark-ui": "",
-      "data-citemark-summary": "",
-      "data-label": `citemark: ${text}`,
-      role: "status",
-      "aria-label": `citemark: ${text}`,
-    });
-    container.append(chip);
+    let chip = container.querySelector(":scope > .citemark-summary");
+    if (!chip) {
+      chip = el("div", { class: "citemark-summary", "data-citemark-ui": "", "data-citemark-summary": "", role: "status" });
+      container.append(chip);
+    }
+    chip.setAttribute("data-label", `citemark: ${text}`);
+    chip.setAttribute("aria-label", `citemark: ${text}`);
     return chip;
   }
 
