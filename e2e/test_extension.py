@@ -228,6 +228,20 @@ def test_the_judging_policy_is_chosen_in_the_popup_and_sent_with_each_request(br
         page = browser.page("https://chatgpt.com/c/policy")
         verdicts(page, CLASSIC, count=4)
         assert browser.status()["lastPolicy"] == "balanced"
+        # an open page follows the popup: "strict" again, and the re-verified page asks with it
+        popup.evaluate("() => { const s = document.getElementById('policy'); s.value = 'strict'; s.dispatchEvent(new Event('change')); }")
+        popup.wait_for("() => new Promise((done) => (globalThis.browser ?? chrome).storage.sync.get({ policy: 'balanced' },"
+                       " (got) => done(got.policy === 'strict')))")
+        browser.background("""async (bg) => {
+            const [tab] = await bg.chrome.tabs.query({url: 'https://chatgpt.com/c/policy'});
+            await bg.chrome.tabs.sendMessage(tab.id, {type: 'reverify'});
+        }""")  # the popup's "Re-verify this page" (the popup here is a tab of its own)
+        browser.background("""(bg) => new Promise((resolve, reject) => {
+            const started = Date.now();
+            const check = () => bg.citemark.status().lastPolicy === 'strict' ? resolve(true)
+                : Date.now() - started > 10000 ? reject(new Error('no strict request')) : setTimeout(check, 100);
+            check();
+        })""")
         page.close()
     finally:
         popup.evaluate("() => { const s = document.getElementById('policy'); s.value = 'strict'; s.dispatchEvent(new Event('change')); }")

@@ -575,6 +575,11 @@
     } catch {
       enabled = true;
     }
+    // The popup's choices reach open pages at once (the next request, or "Re-verify this page", uses them).
+    api.storage.onChanged?.addListener((changes) => {
+      if (changes.policy) policy = changes.policy.newValue === "balanced" ? "balanced" : "strict";
+      if (changes.listUncited) listUncited = changes.listUncited.newValue === true;
+    });
     if (!site.read) return; // other sites: only the context menu, on demand
     if (!enabled) {
       publish();
