@@ -47,6 +47,12 @@ FIXTURE_PAGES: list[tuple[str, str, str]] = [
     ("https://claude.ai/notes/", "article.html", ""),
     ("https://www.perplexity.ai/search/drifted", "perplexity-drifted.html", ""),
     ("https://www.perplexity.ai/search/", "perplexity.html", ""),
+    ("https://copilot.microsoft.com/chats/drifted", "copilot-drifted.html", ""),
+    ("https://copilot.microsoft.com/", "copilot.html", ""),
+    ("https://www.google.com/search?udm=50", "google-ai-mode.html", ""),
+    ("https://www.google.com/search?q=drifted", "google-drifted.html", ""),
+    ("https://www.google.com/search", "google-overview.html", ""),
+    ("https://gemini.google.com/app/research", "gemini-research.html", ""),
     ("https://gemini.google.com/app/", "gemini.html", ""),
 ]
 
@@ -390,6 +396,14 @@ def badge_details(page: Page, scope: str = "body") -> list[dict[str, Any]]:
             sources: Number(b.getAttribute('data-citemark-sources')), deferred: Number(b.getAttribute('data-citemark-deferred') || 0),
             citation: document.querySelector(`[data-citemark-ref="${b.dataset.citemarkFor}"]`)?.outerHTML.slice(0, 120) ?? null,
         }))""", [scope, BADGES])
+
+
+def summary(page: Page, scope: str, wanted: str = "") -> str:
+    """The summary chip's label in ``scope``, once it exists and holds ``wanted``."""
+    return page.wait_for("""([scope, wanted]) => {
+        const label = document.querySelector(scope + ' [data-citemark-summary]')?.getAttribute('data-label');
+        return label && label.includes(wanted) ? label : null;
+    }""", [scope, wanted], timeout=30)
 
 
 def self_check(browser: Browser, url_prefix: str) -> dict[str, Any]:

@@ -64,3 +64,24 @@ def test_citations_it_cannot_read_say_so(browser: Browser):
     text, title = toolbar(browser, "https://www.perplexity.ai/search/drifted")
     assert text == "!" and "cannot read" in title
     page.close()
+
+
+def test_copilot_in_an_unknown_layout_falls_back_to_its_chips(browser: Browser):
+    """The Copilot adapter and its fixture share their evidence; a wrong guess shows up as this drift, and it is read."""
+    page = browser.page("https://copilot.microsoft.com/chats/drifted")
+    assert verdicts(page, "[data-turn='bot']", count=1) == ["supported"]
+    check = self_check(browser, "https://copilot.microsoft.com/chats/drifted")
+    assert check["state"] == "fallback" and "Copilot's layout may have changed" in check["text"]
+    assert toolbar(browser, "https://copilot.microsoft.com/chats/drifted")[0] == "!"
+    page.close()
+
+
+def test_google_ai_overview_in_an_unknown_layout_says_so_and_badges_no_result(browser: Browser):
+    """Google pages are mostly results, so no structural fallback there: a drifted overview is reported, never guessed at."""
+    page = browser.page("https://www.google.com/search?q=drifted+danube")
+    page.sleep(2.5)
+    assert page.count(BADGES) == 0
+    check = self_check(browser, "https://www.google.com/search?q=drifted")
+    assert check["state"] == "blind"
+    assert toolbar(browser, "https://www.google.com/search?q=drifted")[0] == "!"
+    page.close()

@@ -63,6 +63,73 @@ def test_hover_and_keyboard_open_the_evidence_card(browser: Browser):
     page.close()
 
 
+def test_a_contradicted_card_marks_no_word_the_claim_and_source_share(browser: Browser):
+    """The real host's contradicted verdict: the card never marks the words claim and passage agree on, and shows the
+    whole passage (no inner scroll area). A host without ``differences`` marks nothing; one with it marks the figures."""
+    page = browser.page("https://chatgpt.com/c/contradicted")
+    verdicts(page, CLASSIC, count=4)
+    page.hover(f"{CLASSIC} p[data-start='93'] {BADGES}")
+    page.wait_for_selector(".citemark-card[data-citemark-card-verdict='contradicted']")
+    card = page.evaluate("""() => {
+        const card = document.querySelector('.citemark-card');
+        const quote = card.querySelector('.citemark-card-quote');
+        return {claim: card.querySelector('.citemark-card-claim').textContent, quote: quote.textContent,
+                marks: [...card.querySelectorAll('mark')].map((m) => m.textContent),
+                clipped: quote.scrollHeight > quote.clientHeight + 1 || getComputedStyle(quote).overflowY !== 'visible'};
+    }""")
+    words = lambda text: set(re.findall(r"[\w,]+", text.lower()))  # noqa: E731
+    shared = words(card["claim"]) & words(card["quote"])
+    assert shared  # the passage and the claim do share words: none of them is marked
+    assert not [m for m in card["marks"] if words(m) & shared], card
+    assert not card["clipped"]
+    page.close()
+
+
+DIFFERENCES = {
+    "verdict": "contradicted", "reason": "figure_mismatch", "explanation": "The source gives 1953, not 1963.",
+    "claim": "Edmund Hillary and Tenzing Norgay reached the summit of Everest on 29 May 1963.",
+    "citation": {"url": "https://everest.example/1953", "ref": "x"}, "source_title": "Everest – the first ascent",
+    "evidence": {"quote": "Edmund Hillary and Tenzing Norgay reached the summit on 29 May 1953. " + "The expedition, led by John Hunt, "
+                 "had set up nine camps on the mountain, the last of them at 8,500 metres, and a support team of "
+                 "Sherpas carried the oxygen and tents up the Lhotse face over the weeks before. " * 3,
+                 "link": "https://everest.example/1953#:~:text=1953"},
+    "differences": [{"claim_text": "1963", "claim_start": 75, "claim_end": 79, "passage_text": "1953", "passage_start": 63,
+                     "passage_end": 67}],
+}
+
+
+def test_partial_and_contradicted_cards_mark_the_verdicts_differences(browser: Browser):
+    """The card renderer fed the host's ``differences`` (the host side lands separately): the claim's differing figure and
+    the passage's are marked, never the shared names and date; without the field nothing is marked; the long passage is whole."""
+    page = browser.extension_page("popup.html")
+    page.evaluate("""() => new Promise((done) => {
+        const css = Object.assign(document.createElement('link'), {rel: 'stylesheet', href: 'content/badges.css'});
+        const script = Object.assign(document.createElement('script'), {src: 'content/badges.js', onload: done});
+        document.head.append(css, script);
+    })""")
+    card = """([verdict]) => {
+        document.querySelector('.citemark-card')?.remove();
+        const p = document.createElement('p');
+        p.textContent = verdict.claim;
+        document.body.append(p);
+        const badge = citemarkBadges.pendingBadge('x');
+        p.append(badge);
+        citemarkBadges.render(badge, {sources: [{url: verdict.citation.url, state: 'done', verdict}], deferred: 0});
+        badge.focus();
+        const card = document.querySelector('.citemark-card');
+        const quote = card.querySelector('.citemark-card-quote');
+        const marks = (node) => [...node.querySelectorAll('mark')].map((m) => m.textContent);
+        return {claim: marks(card.querySelector('.citemark-card-claim')), quote: marks(quote),
+                clipped: quote.scrollHeight > quote.clientHeight + 1};
+    }"""
+    for verdict in ("contradicted", "partial"):
+        shown = page.evaluate(card, [{**DIFFERENCES, "verdict": verdict}])
+        assert shown == {"claim": ["1963"], "quote": ["1953"], "clipped": False}, verdict
+    older_host = {key: value for key, value in DIFFERENCES.items() if key != "differences"}
+    assert page.evaluate(card, [older_host]) == {"claim": [], "quote": [], "clipped": False}
+    page.close()
+
+
 def test_badges_stay_out_of_copied_text(browser: Browser):
     page = browser.page("https://chatgpt.com/c/copy")
     verdicts(page, CLASSIC, count=4)
@@ -131,12 +198,56 @@ def test_context_menu_verifies_a_selected_sentence(browser: Browser):
     page.close()
 
 
-def test_popup_shows_the_host_and_model(browser: Browser):
-    page = browser.extension_page("popup.html")
+def test_popup_shows_the_host_and_model_and_one_option_per_row(browser: Browser):
+    chat = browser.page("https://chatgpt.com/c/popup")
+    page = browser.extension_page(f"popup.html?tab={browser.tab_id('https://chatgpt.com/c/popup')}")
     page.wait_for_selector("#host-state[data-state='ok']", timeout=30)
     assert "Local helper" in page.text("#host-state")
     assert page.text("#host-model").startswith("Model:")
+    page.wait_for("() => document.getElementById('site-name').textContent === 'chatgpt.com'")
+    rows = page.evaluate("""() => [...document.querySelectorAll('.options label')].map((label) => {
+        const box = label.getBoundingClientRect();
+        return {text: label.innerText.trim(), top: box.top, bottom: box.bottom, height: box.height,
+                line: parseFloat(getComputedStyle(label).lineHeight) || 20};
+    })""")
+    assert [row["text"].split("\n")[0] for row in rows][:2] == ["Check citations on chatgpt.com", "List sentences without a citation"]
+    for above, below in zip(rows, rows[1:], strict=False):
+        assert below["top"] >= above["bottom"] - 0.5, rows  # a row of its own
+    assert all(row["height"] < 1.9 * row["line"] for row in rows), rows  # never wrapped mid-label
     page.close()
+    chat.close()
+
+
+def test_the_judging_policy_is_chosen_in_the_popup_and_sent_with_each_request(browser: Browser):
+    popup = browser.extension_page("popup.html")
+    popup.wait_for("() => document.getElementById('policy').value === 'strict'")
+    popup.evaluate("() => { const s = document.getElementById('policy'); s.value = 'balanced'; s.dispatchEvent(new Event('change')); }")
+    popup.wait_for("() => new Promise((done) => (globalThis.browser ?? chrome).storage.sync.get({ policy: 'strict' },"
+                   " (got) => done(got.policy === 'balanced')))")
+    try:
+        page = browser.page("https://chatgpt.com/c/policy")
+        verdicts(page, CLASSIC, count=4)
+        assert browser.status()["lastPolicy"] == "balanced"
+        # an open page follows the popup: "strict" again, and the re-verified page asks with it
+        popup.evaluate("() => { const s = document.getElementById('policy'); s.value = 'strict'; s.dispatchEvent(new Event('change')); }")
+        popup.wait_for("() => new Promise((done) => (globalThis.browser ?? chrome).storage.sync.get({ policy: 'balanced' },"
+                       " (got) => done(got.policy === 'strict')))")
+        browser.background("""async (bg) => {
+            const [tab] = await bg.chrome.tabs.query({url: 'https://chatgpt.com/c/policy'});
+            await bg.chrome.tabs.sendMessage(tab.id, {type: 'reverify'});
+        }""")  # the popup's "Re-verify this page" (the popup here is a tab of its own)
+        browser.background("""(bg) => new Promise((resolve, reject) => {
+            const started = Date.now();
+            const check = () => bg.citemark.status().lastPolicy === 'strict' ? resolve(true)
+                : Date.now() - started > 10000 ? reject(new Error('no strict request')) : setTimeout(check, 100);
+            check();
+        })""")
+        page.close()
+    finally:
+        popup.evaluate("() => { const s = document.getElementById('policy'); s.value = 'strict'; s.dispatchEvent(new Event('change')); }")
+        popup.wait_for("() => new Promise((done) => (globalThis.browser ?? chrome).storage.sync.get({ policy: 'balanced' },"
+                       " (got) => done(got.policy === 'strict')))")
+        popup.close()
 
 
 def test_missing_host_says_so_once_with_the_install_command(hostless: Browser):
@@ -164,6 +275,12 @@ def test_missing_host_says_so_once_with_the_install_command(hostless: Browser):
     assert popup.text("#host-command").split("\n") == ["./installer/install.sh", "citemark doctor"]
     assert "--user-data-dir DIR" in popup.text("#host-detail") and "README → Install" in popup.text("#host-detail")
     assert popup.text("#host-reason").startswith("The browser said: ")
+    popup.close()
+    # the page's counts under "not installed" are no green light: nothing on it was checked
+    popup = hostless.extension_page(f"popup.html?tab={hostless.tab_id('https://chatgpt.com/c/nohost')}")
+    popup.wait_for("() => !['checking', undefined].includes(document.getElementById('page-state').dataset.state)", timeout=30)
+    assert popup.attribute("#page-state", "data-state") == "unchecked"
+    assert re.fullmatch(r"On this page: 2 answers, 5 citations — not checked: the local helper is not running\.", popup.text("#page-state"))
 
 
 def test_a_host_registered_for_another_extension_id_says_how_to_allow_this_one(wrong_id: Browser):

@@ -22,6 +22,7 @@ let nextId = 1;
 const routes = new Map(); // host request id -> {port, localId, tabId} or {resolve} for internal calls
 const tabPorts = new Map(); // tabId -> Set(port)
 let verifyRequests = 0; // every verify a page sent to the host (tests count re-attached badges against it)
+let lastPolicy = null; // the policy of the last verify sent (tests check the popup's choice reaches the host)
 
 function connectHost() {
   if (nativePort) return nativePort;
@@ -165,7 +166,8 @@ api.runtime.onConnect.addListener((port) => {
     if (message.type !== "verify") return;
     routes.set(hostId, { port, localId: message.id, tabId, pageUrl: withoutHash(message.page_url) });
     verifyRequests += 1;
-    const request = { type: "verify", id: hostId, answer: message.answer, page_url: message.page_url };
+    lastPolicy = message.policy === "balanced" ? "balanced" : "strict";
+    const request = { type: "verify", id: hostId, answer: message.answer, page_url: message.page_url, policy: lastPolicy };
     if (message.coverage === true) request.coverage = true; // opt-in: the host then lists uncited sentences
     if (!toHost(request)) {
       routes.delete(hostId);
@@ -267,7 +269,8 @@ async function verifySelection(info, tab) {
   }
   api.tabs.sendMessage(tab.id, { type: "selection-pending" });
   let verdict = null;
-  const answer = await ask({ type: "verify_selection", text, url, page_url: tab.url }, (message) => {
+  const { policy } = await api.storage.sync.get({ policy: "strict" });
+  const answer = await ask({ type: "verify_selection", text, url, page_url: tab.url, policy: policy === "balanced" ? "balanced" : "strict" }, (message) => {
     if (message.type === "verdict") verdict = message.verdict;
   });
   if (answer.type === "error" && isMissing(answer.message || "")) {
@@ -280,4 +283,4 @@ api.contextMenus.onClicked.addListener((info, tab) => {
   if (info.menuItemId === MENU_ID && tab?.id !== undefined) verifySelection(info, tab);
 });
 
-globalThis.citemark = { verifySelection, ask, status: () => ({ hostError, hello, inFlight: routes.size, verifyRequests }) };
+globalThis.citemark = { verifySelection, ask, status: () => ({ hostError, hello, inFlight: routes.size, verifyRequests, lastPolicy }) };

@@ -1,6 +1,6 @@
 // Toolbar popup and options page: is the host reachable (and the exact fix if not), the model,
 // what citemark reads on this page (or that it cannot read it), "copy diagnostics",
-// per-site on/off, and "re-verify this page".
+// per-site on/off, uncited sentences on/off, the judging policy, and "re-verify this page".
 //
 // The popup reads the active tab; `popup.html?tab=<id>` reads that tab instead (the
 // options page opened from a chat tab, and the tests, which cannot open the toolbar).
@@ -16,6 +16,7 @@ async function activeTab() {
   return tab;
 }
 
+/** The host's state; resolves to whether it is installed and serving (the page line depends on it). */
 async function showHost() {
   const status = await api.runtime.sendMessage({ type: "popup-status" });
   const state = $("host-state");
@@ -27,7 +28,7 @@ async function showHost() {
     state.dataset.state = "ok";
     state.textContent = `Local helper ${hello.version} is running.`;
     $("host-fix").hidden = true;
-    return;
+    return true;
   }
   // missing | forbidden (another extension id) | version (another release) | error (could not start)
   const advice = status?.advice || { state: "error", title: "The local helper could not be reached.", commands: ["citemark doctor"], detail: "" };
@@ -37,6 +38,7 @@ async function showHost() {
   $("host-detail").textContent = advice.detail;
   $("host-reason").textContent = status?.reason ? `The browser said: ${status.reason}` : "";
   $("host-fix").hidden = false;
+  return false;
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
@@ -67,7 +69,7 @@ function describe(check) {
 
 let lastCheck = null;
 
-async function showPage() {
+async function showPage(hostReady) {
   const tab = await activeTab();
   const state = $("page-state");
   let check = null;
@@ -78,8 +80,10 @@ async function showPage() {
   }
   lastCheck = check || { state: "other-site", host: hostOf(tab.url) };
   const { text, detail } = describe(lastCheck);
-  state.dataset.state = lastCheck.state;
-  state.textContent = text;
+  // Without the helper nothing on the page is checked: the counts are not a green light.
+  const unchecked = !(await hostReady) && ["ok", "fallback"].includes(lastCheck.state) && lastCheck.citations > 0;
+  state.dataset.state = unchecked ? "unchecked" : lastCheck.state;
+  state.textContent = unchecked ? `${text.replace(/ — .*/, "")} — not checked: the local helper is not running.` : text;
   $("page-detail").textContent = detail;
   $("copy-diagnostics").hidden = !check;
 }
@@ -103,7 +107,7 @@ function diagnostics(check) {
 }
 
 $("copy-diagnostics").addEventListener("click", async () => {
-  await showPage();
+  await showPage(hostReady);
   const text = diagnostics(lastCheck);
   const shown = $("diagnostics");
   shown.textContent = text;
@@ -120,6 +124,13 @@ async function showCoverageChoice() {
   const box = $("list-uncited");
   box.checked = (await api.storage.sync.get({ listUncited: false })).listUncited === true;
   box.addEventListener("change", () => api.storage.sync.set({ listUncited: box.checked }));
+}
+
+/** How strictly the host judges ("strict", its default, or "balanced"); sent with every verify request. */
+async function showPolicy() {
+  const choice = $("policy");
+  choice.value = (await api.storage.sync.get({ policy: "strict" })).policy === "balanced" ? "balanced" : "strict";
+  choice.addEventListener("change", () => api.storage.sync.set({ policy: choice.value }));
 }
 
 async function showSite() {
@@ -147,7 +158,8 @@ $("reverify").addEventListener("click", async () => {
   }
 });
 
-showHost();
-showPage();
+const hostReady = showHost();
+showPage(hostReady);
 showSite();
 showCoverageChoice();
+showPolicy();

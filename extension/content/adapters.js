@@ -23,7 +23,8 @@
   const NOT_ANSWER = "nav, header, footer, aside, form, textarea, [role='navigation'], [role='banner'], [contenteditable='true'], [data-citemark-ui]";
   /** Elements that look like citations whether or not a URL can be read from them. */
   const CITATION_LIKE = "[class*='citation' i], [data-testid*='citation' i], [data-pplx-citation], [data-assistant-content-reference], " +
-    "source-inline-chip, source-footnote, [data-turn-source-index], [aria-label*='source' i]";
+    "source-inline-chip, source-footnote, [data-turn-source-index], [aria-label*='source' i], [aria-label^='citation' i], " +
+    "[aria-label*='related links' i]";
   /** Where sites put the card or dialog a chip opens (outside the answer). */
   const OVERLAYS = "[role='dialog'], [role='tooltip'], [data-radix-popper-content-wrapper], .cdk-overlay-container, " +
     "fact-check-source-hovered-card, [popover]";
@@ -43,10 +44,16 @@
     return { url: href, title: clean(title), site: clean(site) || domainOf(href) };
   }
 
-  /** "rivers.example +1" → {label: "rivers.example", more: 1} (a grouped pill names one site and counts the rest). */
-  function pillLabel(text) {
-    const match = clean(text).match(/^(.*?)\s*\+\s*(\d+)$/);
-    return match ? { label: match[1], more: Number(match[2]) } : { label: clean(text), more: 0 };
+  /**
+   * A chip's label as read: "◉ rivers.example +1" → {label: "rivers.example", more: 1} (a grouped pill names one site and
+   * counts the rest). A favicon drawn as text, or anything hidden from screen readers, is not part of the name.
+   */
+  function pillLabel(element) {
+    const copy = element.cloneNode(true);
+    for (const hidden of copy.querySelectorAll("[aria-hidden='true'], svg, img, style, script")) hidden.remove();
+    const text = clean(copy.textContent).replace(/^[^\p{L}\p{N}]+/u, "");
+    const match = text.match(/^(.*?)\s*\+\s*(\d+)$/);
+    return match ? { label: match[1], more: Number(match[2]) } : { label: text, more: 0 };
   }
 
   const isCitationLink = (a) => {
@@ -62,7 +69,7 @@
   /** An <a href>: one source, or a grouped pill ("site +1") whose other sources only its hover card shows. */
   function readLink(a, { pill = false } = {}) {
     if (!isCitationLink(a)) return null;
-    const { label, more } = pillLabel(a.textContent);
+    const { label, more } = pillLabel(a);
     const looksLikePill = pill || more > 0 || DOMAIN_LABEL.test(label);
     const found = source(a.href, { title: a.getAttribute("title") || "", site: looksLikePill ? label : "" });
     return found && { element: a, kind: "link", pill: looksLikePill, label, sources: [found], deferred: more };
@@ -79,8 +86,7 @@
     const sources = (Array.isArray(payload) ? payload : []).map((item) =>
       item && source(item.url, { title: item.title, site: item.attribution })).filter(Boolean);
     const counted = Number((button.getAttribute("aria-label") || "").match(/(\d+)\s+sources?\b/i)?.[1] || 0);
-    const title = button.querySelector("[data-assistant-reference-title]")?.textContent;
-    const { label } = pillLabel(title || button.textContent);
+    const { label } = pillLabel(button.querySelector("[data-assistant-reference-title]") || button);
     const expected = Math.max(sources.length, counted, 1);
     return { element: button, kind: "payload", pill: true, label, sources, deferred: expected - sources.length };
   }
@@ -90,16 +96,16 @@
     const aria = a.getAttribute("aria-label") || "";
     const href = a.getAttribute("href") || "";
     const url = EXTERNAL.test(href) ? a.href : (aria.match(URL_IN_TEXT) || [])[0];
-    const more = Number(aria.match(/and\s+(\d+)\s+more\s+sources?/i)?.[1] || pillLabel(a.textContent).more || 0);
+    const { label, more: counted } = pillLabel(a);
+    const more = Number(aria.match(/and\s+(\d+)\s+more\s+sources?/i)?.[1] || counted || 0);
     const title = aria.split(/,\s*https?:\/\//i)[0];
-    const { label } = pillLabel(a.textContent);
     const found = url && source(url, { title, site: label });
     return { element: a, kind: "aria", pill: true, label, sources: found ? [found] : [], deferred: more + (found ? 0 : 1) };
   }
 
   /** A chip whose URL is in a data attribute (`data-pplx-citation-url`); "domain+1" counts sources only its hover card shows. */
   function readDataUrl(element, attribute) {
-    const { label, more } = pillLabel(element.textContent);
+    const { label, more } = pillLabel(element);
     const found = source(element.getAttribute(attribute), { site: label });
     return { element, kind: "data-url", pill: true, label, sources: found ? [found] : [], deferred: more + (found ? 0 : 1) };
   }
@@ -107,7 +113,8 @@
   /** A chip that names its source but holds no URL (Gemini): look for the link in the answer's own source list. */
   function readNamedChip(chip, answer, selectors) {
     const button = chip.querySelector("button") || chip;
-    const title = clean(chip.querySelector(selectors.chipTitle)?.textContent) ||
+    const shown = chip.querySelector(selectors.chipTitle);
+    const title = (shown && pillLabel(shown).label) ||
       clean((button.getAttribute("aria-label") || "").match(/citation from (.+?)\.(?:\s|$)/i)?.[1]) || clean(chip.textContent);
     const wanted = title.toLowerCase();
     const listed = wanted && [...answer.querySelectorAll(selectors.sourceList)].find((a) => {
@@ -116,6 +123,43 @@
     });
     const found = listed && source(listed.href, { title: clean(listed.textContent), site: title });
     return { element: chip, kind: "chip", pill: true, label: title, sources: found ? [found] : [], deferred: found ? 0 : 1 };
+  }
+
+  /**
+   * A Deep Research footnote (`source-footnote > sup[data-turn-source-index="N"]`): the N-th row (1-based) of the report's
+   * "Sources used in the report" list. While that list is closed its rows are not in the page: open to check.
+   */
+  function readIndexedFootnote(footnote, selectors) {
+    const index = Number(footnote.querySelector(selectors.footnoteIndex)?.getAttribute("data-turn-source-index"));
+    const row = Number.isInteger(index) && index > 0 ? document.querySelectorAll(selectors.reportSources)[index - 1] : null;
+    const found = row && source(row.href, { title: row.getAttribute("aria-label") || "", site: domainOf(row.href) });
+    const label = Number.isInteger(index) ? String(index) : "";
+    return { element: footnote, kind: "chip", pill: true, label, sources: found ? [found] : [], deferred: found || !label ? 0 : 1 };
+  }
+
+  /** A numbered citation button that holds no URL (Copilot's "[3]"): checked when the user opens its card. */
+  function readNumberedButton(button) {
+    return { element: button, kind: "chip", pill: true, label: pillLabel(button).label, sources: [], deferred: 1 };
+  }
+
+  /** Google's own redirect (`/url?q=…`) unwrapped; null for any other Google page (a search, a settings link). */
+  function outsideGoogle(href) {
+    try {
+      const url = new URL(href);
+      if (!/(^|\.)google\.[a-z.]+$/.test(url.hostname)) return href;
+      const target = url.pathname === "/url" ? url.searchParams.get("q") || url.searchParams.get("url") : null;
+      return target && EXTERNAL.test(target) ? target : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Google's icon-only "View related links" pill: the source's name and group size in its aria-label ("NASA (+2) – View related links"). */
+  function readRelatedLinks(a) {
+    const url = outsideGoogle(a.href);
+    const named = (a.getAttribute("aria-label") || "").match(/^(.*?)\s*(?:\(\+(\d+)\))?\s*[–—-]\s*View related links/i);
+    const found = url && source(url, { site: named?.[1] || "" });
+    return found && { element: a, kind: "chip", pill: true, label: found.site, sources: [found], deferred: Number(named?.[2] || 0) };
   }
 
   /** Any element whose data-* attribute holds a URL, a JSON payload with URLs, or an aria-label with one (the fallback's reader). */
@@ -129,7 +173,7 @@
       if (value.startsWith("[") && /"url"\s*:/.test(value)) {
         try {
           const sources = JSON.parse(value).map((item) => item && source(item.url, { title: item.title, site: item.attribution })).filter(Boolean);
-          if (sources.length) return { element, kind: "payload", pill: true, label: clean(element.textContent), sources, deferred: 0 };
+          if (sources.length) return { element, kind: "payload", pill: true, label: pillLabel(element).label, sources, deferred: 0 };
         } catch {
           // not JSON after all
         }
@@ -322,14 +366,18 @@
   const geminiLayout = layout({
     name: "gemini",
     selectors: {
-      answer: "model-response",
+      // a chat answer, or a Deep Research report in the side panel (outside every model-response)
+      answer: "model-response, immersive-panel",
       content: "message-content .markdown, .markdown.markdown-main-panel",
       footer: ".response-footer",
       chip: "source-inline-chip",
       chipTitle: ".source-title",
       sourceList: "sources-list a[href], .sources-list a[href]",
-      citation: "source-inline-chip, a[href]",
-      exclude: "sources-list, .sources-list, source-footnote",
+      footnote: "source-footnote",
+      footnoteIndex: "[data-turn-source-index]",
+      reportSources: "deep-research-source-lists .used-sources browse-web-item a[href]",
+      citation: "source-inline-chip, source-footnote, a[href]",
+      exclude: "sources-list, .sources-list, deep-research-source-lists",
     },
     finished(answer, content) {
       const busy = content.getAttribute("aria-busy");
@@ -338,10 +386,84 @@
       return null;
     },
     citations(content, answer) {
-      return collect(content, this.selectors.citation, (element) =>
-        (element.matches(this.selectors.chip) ? readNamedChip(element, answer, this.selectors) : readLink(element)), this.selectors.exclude);
+      return collect(content, this.selectors.citation, (element) => {
+        if (element.matches(this.selectors.chip)) return readNamedChip(element, answer, this.selectors);
+        if (element.matches(this.selectors.footnote)) return readIndexedFootnote(element, this.selectors);
+        return readLink(element);
+      }, this.selectors.exclude);
     },
   });
+
+  const copilotLayout = layout({
+    name: "copilot",
+    selectors: {
+      answer: '[data-content="ai-message"]',
+      urlAttribute: "data-url",
+      numbered: 'button[aria-label^="Citation "]',
+      citation: '[data-url], button[aria-label^="Citation "], a[href]',
+      stopLabel: /^stop\b/i,
+    },
+    // No public source names a "finished" signal beyond the Stop button: otherwise once the answer stops changing.
+    finished(answer) {
+      return stopShown(this.selectors) && isLast(answer, this.selectors) ? false : null;
+    },
+    citations(content) {
+      return collect(content, this.selectors.citation, (element) => {
+        if (element.hasAttribute(this.selectors.urlAttribute)) return readDataUrl(element, this.selectors.urlAttribute);
+        if (element.matches(this.selectors.numbered)) return readNumberedButton(element);
+        return readLink(element);
+      });
+    },
+  });
+
+  /** Google's answers cite through its pills and, now and then, plain links (maybe through its redirect); links to Google itself are not sources. */
+  function googleCitations(content, selectors) {
+    return collect(content, selectors.citation, (a) => {
+      if (a.matches(selectors.pill)) return readRelatedLinks(a);
+      const url = outsideGoogle(a.href);
+      const citation = url && readLink(a);
+      if (citation) citation.sources = [source(url, citation.sources[0])];
+      return citation;
+    }, selectors.exclude);
+  }
+
+  const googleAiMode = layout({
+    name: "ai-mode",
+    selectors: {
+      answer: '[data-subtree="aimc"]',
+      content: '[data-container-id="main-col"]',
+      pill: "a.PMDqCb, a[aria-label*='View related links' i]",
+      citation: "a[href]",
+      exclude: "[role='dialog'], [data-subtree='aimba']",
+    },
+    // The answer streams in and no public source names its end: once it stops changing.
+    finished: () => null,
+    citations(content) {
+      return googleCitations(content, this.selectors);
+    },
+  });
+
+  const googleOverview = layout({
+    name: "ai-overview",
+    selectors: {
+      answer: "div[data-mcpr]",
+      content: '[data-container-id="main-col"]',
+      complete: 'div[data-type="hovc"]',
+      pill: "a.PMDqCb, a[aria-label*='View related links' i]",
+      citation: "a[href]",
+      exclude: "[role='dialog']",
+    },
+    finished(answer) {
+      return answer.querySelector(this.selectors.complete) ? true : null;
+    },
+    citations(content) {
+      return googleCitations(content, this.selectors);
+    },
+  });
+
+  /** A Google results page shows an AI answer under this heading; without one, a page that matches no layout has none to read. */
+  const hasAiHeading = (root) => [...root.querySelectorAll("[role='heading'], h1, h2, h3, strong")]
+    .some((heading) => /^AI (Overview|Mode)$/i.test(clean(heading.textContent)));
 
   // ------------------------------------------------------------------ the structural fallback
 
@@ -363,8 +485,8 @@
       const scope = root.querySelector("main") || root.body;
       if (!scope) return [];
       const containers = new Set();
-      const candidates = [...scope.querySelectorAll(`a[href], ${CITATION_LIKE}, [data-assistant-sources-payload]`)];
-      for (const element of candidates) {
+      // every element: a citation may be any element whose data-* attribute holds its address
+      for (const element of scope.querySelectorAll("*")) {
         if (element.closest(NOT_ANSWER) || element.closest(NOT_PROSE)) continue;
         if (!readAnything(element) && !element.matches(CITATION_LIKE)) continue;
         const container = proseContainer(element, scope);
@@ -386,7 +508,12 @@
 
   // ------------------------------------------------------------------ sites
 
-  const site = ({ name, label, hosts, layouts }) => ({
+  /**
+   * A site: its layouts, tried in order, then the structural fallback. A site whose pages are mostly not answers (a search
+   * engine) sets `structural: false`, so its ordinary links are never read as citations, and `hasAnswer(root)`, which tells
+   * "no answer here" from "an answer citemark cannot read" when no layout matches.
+   */
+  const site = ({ name, label, hosts, layouts, structural = true, hasAnswer = null }) => ({
     name,
     label,
     layouts,
@@ -399,7 +526,7 @@
      */
     read(root = document) {
       const tried = [];
-      for (const candidate of [...layouts, fallback]) {
+      for (const candidate of structural ? [...layouts, fallback] : layouts) {
         const found = candidate.answers(root);
         tried.push({ layout: candidate.name, selectors: candidate.selectors, answers: found.length });
         if (!found.length) continue;
@@ -420,8 +547,10 @@
           prose: proseLength(root), overlay: candidate.overlay, citations: all,
         };
       }
-      return { layout: null, fallback: false, citationFallback: false, tried, answers: [], citations: [],
-        unreadable: unreadable(root.querySelector("main") || root.body || root, []), prose: proseLength(root), overlay: OVERLAYS };
+      const present = hasAnswer ? hasAnswer(root) : null; // null: the site cannot tell, the page's prose and chips decide
+      return { layout: null, fallback: false, citationFallback: false, tried, answers: [], citations: [], answerShown: present === true,
+        unreadable: present !== false ? unreadable(root.querySelector("main") || root.body || root, []) : 0,
+        prose: present !== false ? proseLength(root) : 0, overlay: OVERLAYS };
     },
   });
 
@@ -430,9 +559,12 @@
   const claude = site({ name: "claude", label: "Claude", hosts: ["claude.ai"], layouts: [claudeLayout] });
   const perplexity = site({ name: "perplexity", label: "Perplexity", hosts: ["perplexity.ai"], layouts: [perplexityLayout] });
   const gemini = site({ name: "gemini", label: "Gemini", hosts: ["gemini.google.com"], layouts: [geminiLayout] });
+  const copilot = site({ name: "copilot", label: "Copilot", hosts: ["copilot.microsoft.com"], layouts: [copilotLayout] });
+  const google = site({ name: "google", label: "Google AI", hosts: ["www.google.com"], layouts: [googleAiMode, googleOverview],
+    structural: false, hasAnswer: hasAiHeading });
   const generic = { name: "generic", label: "this site", layouts: [], matches: () => false, read: null };
 
-  const sites = [chatgpt, claude, perplexity, gemini];
+  const sites = [chatgpt, claude, perplexity, gemini, copilot, google];
 
   globalThis.citemarkAdapters = {
     sites,

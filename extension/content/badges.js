@@ -67,6 +67,9 @@
   const isInline = (node) => display(node).startsWith("inline") || display(node) === "contents";
   const isAtomic = (node) => /^inline-(block|flex|grid|table)$/.test(display(node));
   const textOf = (node) => (node.textContent || "").replace(/\s+/g, " ").trim();
+  const BLOCK = "p, li, td, th, blockquote, h1, h2, h3, h4, h5, h6, dd, dt";
+  /** A badge's text is this share of its paragraph's font size, whatever the chip it sits in (chips are often 10-12 px). */
+  const BADGE_SCALE = 0.72;
 
   /**
    * Put a badge right after its citation, on the same line. The badge goes inside the
@@ -75,6 +78,9 @@
    * pill does not fit, pill and badge move to the next line together.
    */
   function attach(target, badge, within) {
+    const block = target.closest(BLOCK);
+    const paragraph = block && within?.contains(block) ? block : within || target.parentElement;
+    badge.style.fontSize = `${(parseFloat(getComputedStyle(paragraph).fontSize) * BADGE_SCALE).toFixed(2)}px`;
     let box = target;
     for (let depth = 0; depth < 4; depth++) {
       const parent = box.parentElement;
@@ -115,10 +121,14 @@
       const outcome = GROUP_ORDER.find((word) => judged.some((s) => s.verdict.verdict === word)) || "unverifiable";
       const look = VERDICTS[outcome];
       const agreeing = judged.filter((s) => s.verdict.verdict === outcome).length;
+      // "2/3" counts only sources that were checked: a source nobody checked is named as such, never counted as disagreeing.
+      const unchecked = total - judged.length - known.filter((s) => s.state === "pending").length;
+      const share = judged.length > 1 ? ` ${agreeing}/${judged.length}` : "";
       badge.setAttribute("data-citemark-verdict", outcome);
-      badge.setAttribute("data-label", total === 1 ? `${look.glyph} ${look.word}` : `${look.glyph} ${look.word} ${agreeing}/${total}`);
-      const single = total === 1 ? judged[0].verdict.explanation || "" : `${agreeing} of ${total} sources: ${look.word}.`;
-      const later = record.deferred ? ` ${record.deferred} more source${record.deferred > 1 ? "s" : ""}: open the site's source card to check.` : "";
+      badge.setAttribute("data-label", `${look.glyph} ${look.word}${share}${unchecked ? ` · ${unchecked} unchecked` : ""}`);
+      const single = total === 1 ? judged[0].verdict.explanation || ""
+        : `${judged.length > 1 ? `${agreeing} of ${judged.length} checked sources` : "The checked source"}: ${look.word}.`;
+      const later = record.deferred ? ` ${record.deferred} more source${record.deferred > 1 ? "s" : ""} not checked yet: open the site's source card to check.` : "";
       interactive(badge, `citemark: ${look.word}. ${single}${later}`);
     } else if (pending) {
       badge.setAttribute("data-label", "checking");
@@ -171,20 +181,43 @@
   // ------------------------------------------------------------------ the card
 
   const WORD = /[\p{L}\p{N}]+/gu;
+  /** Verdicts whose card shows where claim and source differ (the host's `differences`), never the words they share. */
+  const SHOWS_DIFFERENCES = new Set(["partial", "contradicted"]);
 
-  /** The quote with the words it shares with the claim marked. */
-  function highlighted(quote, claim) {
-    const wanted = new Set((claim.toLowerCase().match(WORD) || []).filter((w) => w.length > 3 || /\d/.test(w)));
+  /** `text` with the spans [start, end) marked. */
+  function marked(text, spans) {
     const fragment = document.createDocumentFragment();
     let last = 0;
-    for (const match of quote.matchAll(WORD)) {
-      if (!wanted.has(match[0].toLowerCase())) continue;
-      fragment.append(quote.slice(last, match.index));
-      fragment.append(el("mark", { text: match[0] }));
-      last = match.index + match[0].length;
+    for (const [start, end] of [...spans].sort((a, b) => a[0] - b[0])) {
+      if (start < last) continue;
+      fragment.append(text.slice(last, start), el("mark", { text: text.slice(start, end) }));
+      last = end;
     }
-    fragment.append(quote.slice(last));
+    fragment.append(text.slice(last));
     return fragment;
+  }
+
+  /** Where `wanted` is in `text`: at the host's offsets when they hold it, else its first occurrence. */
+  function locate(text, wanted, start, end) {
+    if (!wanted) return null;
+    if (Number.isInteger(start) && text.slice(start, end) === wanted) return [start, end];
+    const at = text.indexOf(wanted);
+    return at < 0 ? null : [at, at + wanted.length];
+  }
+
+  /** The spans of `text` (the claim, or the quote) that differ from the other side, from the verdict's `differences`. */
+  function differingSpans(verdict, side, text) {
+    if (!SHOWS_DIFFERENCES.has(verdict.verdict) || !Array.isArray(verdict.differences)) return [];
+    return verdict.differences.map((d) => d && locate(text, d[`${side}_text`], d[`${side}_start`], d[`${side}_end`])).filter(Boolean);
+  }
+
+  /** A supported quote marks the words it shares with the claim; partial and contradicted ones mark only what differs. */
+  function quoteSpans(verdict, claim) {
+    const quote = verdict.evidence.quote;
+    if (SHOWS_DIFFERENCES.has(verdict.verdict)) return differingSpans(verdict, "passage", quote);
+    if (verdict.verdict !== "supported") return [];
+    const wanted = new Set((claim.toLowerCase().match(WORD) || []).filter((w) => w.length > 3 || /\d/.test(w)));
+    return [...quote.matchAll(WORD)].filter((m) => wanted.has(m[0].toLowerCase())).map((m) => [m.index, m.index + m[0].length]);
   }
 
   function domainOf(url) {
@@ -210,7 +243,7 @@
     const parts = [];
     if (verdict.evidence?.quote) {
       const quote = el("blockquote", { class: "citemark-card-quote" });
-      quote.append(highlighted(verdict.evidence.quote, claim));
+      quote.append(marked(verdict.evidence.quote, quoteSpans(verdict, claim)));
       parts.push(el("div", { class: "citemark-card-label", text: verdict.verdict === "supported" ? "Evidence" : "Closest passage" }), quote);
     }
     parts.push(el("p", { class: "citemark-card-reason", text: verdict.explanation || "" }), sourceLine(found));
@@ -236,7 +269,12 @@
     card = el("div", { class: "citemark-card", id, role: "dialog", "aria-label": `citemark: ${look.word}`, "data-citemark-ui": "",
       "data-citemark-card-verdict": outcome });
     card.append(el("div", { class: "citemark-card-verdict", "data-citemark-verdict": outcome, text: `${look.glyph} ${look.word}` }));
-    if (claim) card.append(el("div", { class: "citemark-card-label", text: "Claim" }), el("p", { class: "citemark-card-claim", text: claim }));
+    if (claim) {
+      const shown = known.find((s) => s.verdict?.verdict === outcome)?.verdict;
+      const claimLine = el("p", { class: "citemark-card-claim" });
+      claimLine.append(marked(claim, shown ? differingSpans(shown, "claim", claim) : []));
+      card.append(el("div", { class: "citemark-card-label", text: "Claim" }), claimLine);
+    }
     const group = known.length + record.deferred > 1;
     if (!group && known[0]?.verdict) {
       card.append(...evidence(known[0], claim, known[0].opened));
@@ -284,9 +322,10 @@
     popup.style.left = `${left}px`;
     popup.style.top = `${window.scrollY + box.bottom + 6}px`;
     const height = popup.getBoundingClientRect().height;
-    if (box.bottom + height + 12 > window.innerHeight && box.top > height + 12) {
-      popup.style.top = `${window.scrollY + box.top - height - 6}px`;
-    }
+    if (box.bottom + height + 12 <= window.innerHeight) return;
+    // Above the badge when it fits there, else as low as the window allows: the whole card stays in view.
+    const top = box.top > height + 12 ? box.top - height - 6 : Math.max(8, window.innerHeight - height - 8);
+    popup.style.top = `${window.scrollY + top}px`;
   }
 
   function hideCardSoon(badge) {
@@ -308,17 +347,33 @@
 
   // ------------------------------------------------------------------ summary and notice
 
-  function summaryChip(container, summary) {
-    container.querySelector(":scope > .citemark-summary")?.remove();
-    const chip = el("div", {
-      class: "citemark-summary",
-      "data-citemark-ui": "",
-      "data-citemark-summary": "",
-      "data-label": `citemark: ${summary.text}`,
-      role: "status",
-      "aria-label": `citemark: ${summary.text}`,
-    });
-    container.append(chip);
+  /** What a badge shows, in the words the summary counts it by. */
+  function shownAs(badge) {
+    const verdict = badge.getAttribute("data-citemark-verdict");
+    if (VERDICTS[verdict]) return VERDICTS[verdict].word;
+    if (verdict === "error") return "not checked";
+    return badge.hasAttribute("data-citemark-pending") ? "checking" : "open to check";
+  }
+  const SUMMARY_ORDER = [...Object.values(VERDICTS).map((v) => v.word), "open to check", "not checked", "checking"];
+
+  /** "2 of 4 citations supported, 1 contradicted, 1 open to check": one count per badge, as each badge reads. */
+  function summaryText(badges) {
+    if (!badges.length) return "no citations found";
+    const words = badges.map(shownAs);
+    const count = (word) => words.filter((w) => w === word).length;
+    const rest = SUMMARY_ORDER.filter((w) => w !== "supported" && count(w)).map((w) => `${count(w)} ${w}`);
+    return [`${count("supported")} of ${badges.length} citation${badges.length === 1 ? "" : "s"} supported`, ...rest].join(", ");
+  }
+
+  /** The answer's summary line, updated in place as its badges change (so the page sees no new node each time). */
+  function summaryChip(container, text) {
+    let chip = container.querySelector(":scope > .citemark-summary");
+    if (!chip) {
+      chip = el("div", { class: "citemark-summary", "data-citemark-ui": "", "data-citemark-summary": "", role: "status" });
+      container.append(chip);
+    }
+    chip.setAttribute("data-label", `citemark: ${text}`);
+    chip.setAttribute("aria-label", `citemark: ${text}`);
     return chip;
   }
 
@@ -359,5 +414,5 @@
   });
   document.addEventListener("scroll", () => cardOwner && card && place(card, cardOwner), { passive: true });
 
-  globalThis.citemarkBadges = { VERDICTS, INSTALL_HINT, pendingBadge, attach, render, summaryChip, hostMissingNotice, hideCard };
+  globalThis.citemarkBadges = { VERDICTS, INSTALL_HINT, pendingBadge, attach, render, summaryText, summaryChip, hostMissingNotice, hideCard };
 })();

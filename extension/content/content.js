@@ -31,6 +31,7 @@
   let refCounter = 0;
   let enabled = true;
   let listUncited = false; // the popup's "List sentences without a citation" (off by default)
+  let policy = "strict"; // the popup's "Judging": how strictly the host judges (its default: strict)
   let pageUrl = location.href;
   let lastRead = null;
   let published = "";
@@ -38,7 +39,7 @@
   const records = new Map(); // citation ref -> {ref, element, content, key, kind, label, pill, sources, deferred, badge}
   const seen = new WeakMap(); // answer element -> {print, at, verified, request}
   const verdicts = new Map(); // claim key + URL -> verdict, for this tab
-  const summaries = new Map(); // answer text -> the host's summary
+  const summaries = new Map(); // answer text -> what the summary adds to its badge counts ("; 2 factual sentences without a citation")
 
   function connect() {
     if (port) return port;
@@ -130,8 +131,8 @@
       if (record.badge.isConnected || !record.drawn) continue;
       draw.attach(citation.element, record.badge, answer.content);
     }
-    const summary = summaries.get(norm(answer.content.textContent));
-    if (summary && !answer.content.querySelector(":scope > [data-citemark-summary]")) draw.summaryChip(answer.content, summary);
+    const textKey = norm(answer.content.textContent);
+    if (summaries.has(textKey) && !answer.content.querySelector(":scope > [data-citemark-summary]")) drawSummary(answer.content, textKey);
   }
 
   function forget(content) {
@@ -151,15 +152,14 @@
     seen.set(answer.element, { print, at: Date.now(), verified: true });
     if (!answer.citations.length) return;
     const keys = claimKeys(answer.content, answer.citations);
-    const made = answer.citations.map((citation) => track(citation, answer.content, keys.get(citation)));
     const textKey = norm(answer.content.textContent);
+    const made = answer.citations.map((citation) => track(citation, answer.content, keys.get(citation), textKey));
     const fromCache = made.every((record) => record.sources.every((found) => verdicts.has(cacheKey(record.key, found.url))));
     if (fromCache) {
       for (const record of made) {
         for (const found of record.sources) Object.assign(found, { state: "done", verdict: verdicts.get(cacheKey(record.key, found.url)) });
         show(record);
       }
-      if (summaries.has(textKey)) draw.summaryChip(answer.content, summaries.get(textKey));
       return;
     }
     const id = `r${++counter}`;
@@ -169,15 +169,15 @@
     seen.get(answer.element).request = id;
     for (const record of made) show(record);
     send({ type: "verify", id, answer: { format: "html", content: forHost(answer.content, made) }, page_url: location.href,
-      coverage: listUncited });
+      coverage: listUncited, policy });
   }
 
   /** Tag a citation and make its record: one entry per source, a pending badge beside it. */
-  function track(citation, content, key) {
+  function track(citation, content, key, textKey) {
     const ref = `c${++refCounter}`;
     citation.element.setAttribute("data-citemark-ref", ref);
     const record = {
-      ref, element: citation.element, content, key, kind: citation.kind, label: citation.label, pill: citation.pill,
+      ref, element: citation.element, content, key, textKey, kind: citation.kind, label: citation.label, pill: citation.pill,
       deferred: citation.deferred, badge: draw.pendingBadge(ref), drawn: false,
       sources: citation.sources.map((found, i) => ({ ...found, ref: `${ref}.${i}`, state: "pending" })),
     };
@@ -193,6 +193,14 @@
     }
     if (!record.badge.isConnected) draw.attach(record.element, record.badge, record.content);
     record.drawn = true;
+    if (summaries.has(record.textKey)) drawSummary(record.content, record.textKey);
+  }
+
+  /** The answer's summary counts its badges as they read now, so the two always agree (a grouped badge is one citation). */
+  function drawSummary(content, textKey) {
+    if (!content.isConnected) return;
+    const badges = [...records.values()].filter((r) => r.content === content && r.drawn).map((r) => r.badge);
+    draw.summaryChip(content, draw.summaryText(badges) + summaries.get(textKey));
   }
 
   /** Plain links for the host, one per source; their text (the site's name) is not part of the claim. */
@@ -217,6 +225,7 @@
       const node = copy.querySelector(`[data-citemark-ref="${record.ref}"]`);
       if (!node) continue;
       if (record.kind === "link" || record.kind === "footnote") {
+        if (record.kind === "link") node.setAttribute("href", record.sources[0].url); // the source, not a site's redirect to it
         node.setAttribute("data-citemark-ref", record.sources[0].ref);
         if (record.pill) node.setAttribute("data-citemark-pill", "");
       } else {
@@ -257,9 +266,13 @@
   function onOpenGesture(event) {
     if (event.type === "keydown" && event.key !== "Enter" && event.key !== " ") return;
     const target = event.target;
-    if (!(target instanceof Element) || target.closest("[data-citemark-ui]")) return;
-    const element = target.closest("[data-citemark-ref]") || target.closest("[data-citemark-pillbox]")?.querySelector("[data-citemark-ref]");
-    const record = element && records.get(element.getAttribute("data-citemark-ref"));
+    if (!(target instanceof Element)) return;
+    const ours = target.closest("[data-citemark-ui]");
+    // Our badge inside the site's pill is part of the pill: the pointer on it opens the site's card as well.
+    const ref = ours ? ours.closest("[data-citemark-pillbox]") && ours.getAttribute("data-citemark-for")
+      : (target.closest("[data-citemark-ref]") || target.closest("[data-citemark-pillbox]")?.querySelector("[data-citemark-ref]"))
+        ?.getAttribute("data-citemark-ref");
+    const record = ref && records.get(ref);
     if (record?.deferred && !record.watching) watchForSources(record);
   }
 
@@ -302,7 +315,7 @@
     if (!asking.length) return;
     const id = `r${++counter}`;
     requests.set(id, { content: null, sources: new Map(asking.map((found) => [found.ref, { record, found }])) });
-    send({ type: "verify", id, answer: { format: "html", content: paragraphForHost(record, asking) }, page_url: location.href });
+    send({ type: "verify", id, answer: { format: "html", content: paragraphForHost(record, asking) }, page_url: location.href, policy });
   }
 
   // ------------------------------------------------------------------ replies
@@ -349,12 +362,11 @@
       show(entry.record);
     } else if (message.type === "done") {
       if (request.content) {
-        const summary = withCoverage(message.summary, message.coverage);
-        draw.summaryChip(request.content, summary);
-        summaries.set(request.textKey, summary);
+        summaries.set(request.textKey, coverageWords(message.coverage));
         if (!request.content.isConnected) schedule(); // the turn was re-mounted meanwhile: draw it there
       }
       settle(request, "no verdict came back");
+      if (request.content) drawSummary(request.content, request.textKey);
       requests.delete(message.id);
     } else if (message.type === "error" || message.type === "cancelled") {
       settle(request, message.message || message.type);
@@ -373,7 +385,7 @@
     const badges = [...document.querySelectorAll(".citemark-badge[data-citemark-for]")];
     let state = "ok";
     if (!enabled) state = "off";
-    else if (!read.answers.length) state = read.prose >= 200 || read.unreadable > 0 ? "blind" : "empty";
+    else if (!read.answers.length) state = read.answerShown || read.prose >= 200 || read.unreadable > 0 ? "blind" : "empty";
     else if (read.fallback) state = all.length ? "fallback" : "blind";
     else if (!all.length && read.unreadable > 0) state = "blind";
     return {
@@ -547,23 +559,27 @@
   const drawnByUs = (record) => ours(record.target) ||
     (record.type === "childList" && record.addedNodes.length > 0 && !record.removedNodes.length && [...record.addedNodes].every(ours));
 
-  /** The summary line, with the answer's uncited factual sentences when the user asked for them. */
-  function withCoverage(summary, coverage) {
-    if (!coverage || !summary) return summary;
+  /** What the summary adds when the user asked for the answer's uncited factual sentences. */
+  function coverageWords(coverage) {
+    if (!coverage) return "";
     const uncited = coverage.uncited?.length || 0;
-    const words = uncited === 0 ? "every factual sentence cites a source"
-      : `${uncited} factual sentence${uncited === 1 ? "" : "s"} without a citation`;
-    return { ...summary, text: `${summary.text}; ${words}` };
+    return uncited === 0 ? "; every factual sentence cites a source" : `; ${uncited} factual sentence${uncited === 1 ? "" : "s"} without a citation`;
   }
 
   async function start() {
     try {
-      const stored = await api.storage.sync.get({ disabledSites: [], listUncited: false });
+      const stored = await api.storage.sync.get({ disabledSites: [], listUncited: false, policy: "strict" });
       enabled = !stored.disabledSites.includes(location.hostname);
       listUncited = stored.listUncited === true;
+      policy = stored.policy === "balanced" ? "balanced" : "strict";
     } catch {
       enabled = true;
     }
+    // The popup's choices reach open pages at once (the next request, or "Re-verify this page", uses them).
+    api.storage.onChanged?.addListener((changes) => {
+      if (changes.policy) policy = changes.policy.newValue === "balanced" ? "balanced" : "strict";
+      if (changes.listUncited) listUncited = changes.listUncited.newValue === true;
+    });
     if (!site.read) return; // other sites: only the context menu, on demand
     if (!enabled) {
       publish();
