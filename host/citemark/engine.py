@@ -26,6 +26,7 @@ from citemark.models import registry
 from citemark.models.pack import ModelPack
 from citemark.scholarly.fulltext import ScholarlySources
 from citemark.scholarly.services import Services
+from citemark.scoring import parse
 from citemark.scoring.calibrate import Combiner, load_default
 from citemark.scoring.judge import judge
 from citemark.scoring.nli import BatchingScorer, Scorer
@@ -116,9 +117,11 @@ class Engine:
         await self.aclose()
 
     def warm_up(self) -> None:
-        """Load the model now (otherwise the first claim pays for it)."""
+        """Load the model and the dependency parser now (otherwise the first claim pays for them)."""
         if self._scorer is not None and hasattr(self._scorer.scorer, "load"):
             self._scorer.scorer.load()
+        if self.settings.policy == "strict":
+            parse.load()
 
     # ------------------------------------------------------------------ requests
 

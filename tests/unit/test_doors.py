@@ -39,12 +39,11 @@ def test_the_verification_gate(labels, threshold, strict, unresolved, passed, wh
     assert ok is passed and why in reason
 
 
-def test_under_strict_the_gate_counts_partial_citations_but_strict_still_wants_all_supported():
-    """strict's partial is "not every word accounted for", not a wrong citation: the pass rate counts it."""
-    assert verification_passed(report(S, S, S, P, policy="strict"), threshold=0.8) == (True, "passed")
-    assert not verification_passed(report(S, S, S, P, policy="balanced"), threshold=0.8)[0]
-    assert not verification_passed(report(S, P, policy="strict"), threshold=0.8, strict=True)[0]
-    assert not verification_passed(report(S, P, X, X, policy="strict"), threshold=0.8)[0]
+def test_the_gate_counts_supported_citations_under_either_policy():
+    """strict's partial may be a paraphrase or a swapped name alike: the gate does not count it."""
+    for policy in ("strict", "balanced"):
+        assert not verification_passed(report(S, S, S, P, policy=policy), threshold=0.8)[0]
+        assert verification_passed(report(S, S, S, S, P, policy=policy), threshold=0.8) == (True, "passed")
 
 
 def test_the_summary_carries_total_supported_and_pass_rate():

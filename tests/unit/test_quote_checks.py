@@ -90,10 +90,20 @@ JA_SOURCE = "東京タワーは東京都港区にある電波塔である。1958
 
 
 async def test_japanese_claims_are_found_and_their_figures_checked(settings):
-    found, height, wrong = await verdicts(settings, [
+    """Under balanced, Japanese claims are judged by their words and figures. Under strict, which
+    cannot align them, a true one is partial ("alignment unavailable"), never silently balanced's
+    supported; a wrong figure is contradicted under both."""
+    found, height, wrong = await verdicts(settings.with_(policy="balanced"), [
         {"claim": "東京タワーは1958年に完成した。", "source_text": JA_SOURCE},
         {"claim": "東京タワーの高さは333メートルだ。", "source_text": JA_SOURCE},  # a paraphrase, not the source's words
         {"claim": "東京タワーの高さは400メートルだ。", "source_text": JA_SOURCE},
     ])
     assert (found.label, height.label) == (Label.SUPPORTED, Label.SUPPORTED)
     assert wrong.label is Label.CONTRADICTED and wrong.reason == "number_conflict"
+    found, height, wrong = await verdicts(settings, [
+        {"claim": "東京タワーは1958年に完成した。", "source_text": JA_SOURCE},
+        {"claim": "東京タワーの高さは333メートルだ。", "source_text": JA_SOURCE},
+        {"claim": "東京タワーの高さは400メートルだ。", "source_text": JA_SOURCE},
+    ])
+    assert {(v.label, v.reason) for v in (found, height)} == {(Label.PARTIAL, "alignment_unavailable")}
+    assert wrong.label is Label.CONTRADICTED
