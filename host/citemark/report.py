@@ -122,7 +122,8 @@ def _spans(verdict: Verdict) -> tuple[list[tuple[int, int]], list[tuple[int, int
     if verdict.label not in _DIFFERING:
         return [], []
     quote = verdict.evidence.quote if verdict.evidence else ""
-    claim_spans, passage_spans = set(), set()
+    claim_spans: set[tuple[int, int]] = set()
+    passage_spans: set[tuple[int, int]] = set()
     for difference in verdict.differences:
         start, end = difference.claim_start, difference.claim_end
         if start is not None and end is not None and 0 <= start < end <= len(verdict.claim):
@@ -150,7 +151,8 @@ def _differs(verdict: Verdict) -> str:
 
 def _pieces(text: str, spans: list[tuple[int, int]] | tuple[()]) -> list[tuple[str, bool]]:
     """``text`` cut at the spans: (piece, marked) in order; overlapping spans merge."""
-    pieces, at = [], 0
+    pieces: list[tuple[str, bool]] = []
+    at = 0
     for start, end in spans:
         start = max(start, at)
         if end <= start:
@@ -187,7 +189,7 @@ def _short(text: str, spans: list[tuple[int, int]] | tuple[()] = (), colour: boo
 
 def _shown(text: str) -> str:
     """Text from an answer or a page as the terminal shows it: whitespace as a space, control characters
-    (an SGR colour, an OSC 52 clipboard write) escaped, never sent raw (as ``citemark refs`` does)."""
+    (an SGR colour, an OSC 52 clipboard write) escaped as ``citemark refs`` escapes them, never sent raw."""
     return "".join(" " if char.isspace() else char if char.isprintable() else ascii(char)[1:-1] for char in text)
 
 
