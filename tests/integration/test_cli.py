@@ -95,8 +95,13 @@ def test_every_bundled_example_answer_shape_verifies():
     assert reference.returncode == 0 and data["summary"]["pass_rate"] == 1.0
     assert [v["claim"] for v in data["verdicts"]][0] == ("The Eiffel Tower was completed in 1889 as the entrance arch "
                                                          "to the World's Fair.")
-    ids = json.loads(citemark("verify", str(ROOT / "examples" / "answer-id-markers.json"), "--json", "--model", "none").stdout)
+    ids = json.loads(citemark("verify", str(ROOT / "examples" / "answer-id-markers.json"), "--json", "--model", "none",
+                              "--policy", "balanced").stdout)
     assert [v["verdict"] for v in ids["verdicts"]] == ["supported", "supported", "contradicted"]
+    # strict names the word the passage does not state ("stands"), where balanced granted "supported"
+    ids = json.loads(citemark("verify", str(ROOT / "examples" / "answer-id-markers.json"), "--json", "--model", "none").stdout)
+    assert [v["verdict"] for v in ids["verdicts"]] == ["partial", "supported", "contradicted"]
+    assert ids["policy"] == "strict" and "stands" in ids["verdicts"][0]["explanation"]
 
 
 def test_json_summary_carries_total_supported_pass_rate_and_the_source_hash():
