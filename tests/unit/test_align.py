@@ -33,9 +33,9 @@ def explained(claim: str, page: str) -> str:
     ("claim", "page", "named"),
     [
         ("The Rust compiler was first written in C++.", RUST, "C++ (it says: OCaml)"),
-        ("Rust checks references at run time.", RUST, "“not”"),
+        ("Rust checks references at run time.", RUST, "run (it says: not … run)"),
         ("The Linux kernel accepted Rust as its first language in 2022.", RUST, "first (it says: second)"),
-        ("The Danube is the longest river in Europe.", DANUBE, "“second”"),
+        ("The Danube is the longest river in Europe.", DANUBE, "longest (it says: second longest)"),
         ("Decaffeinated coffee contains no caffeine at all.", COFFEE, "contains"),
     ],
 )

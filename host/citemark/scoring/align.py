@@ -101,10 +101,12 @@ class Unit:
 @dataclass(frozen=True, slots=True)
 class Difference:
     """A claim unit the passage does not account for, with what the passage says in its place
-    (``passage`` None: nothing comparable), or a passage modifier the claim leaves out (``claim`` None)."""
+    (``passage`` None: nothing comparable); or a passage modifier the claim leaves out, beside the
+    claim word whose passage match it qualifies (``qualified``: "second" of "second-longest")."""
 
     claim: Unit | None
     passage: Unit | None
+    qualified: Unit | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +134,13 @@ class Alignment:
         """ "the passage does not say: first (it says: second); C++ (it says: OCaml)"."""
         parts = []
         for difference in self.differences:
-            if difference.claim is None:
+            if difference.qualified is not None and difference.claim is not None and difference.passage is not None:
+                between = " " if difference.qualified.start - difference.passage.end <= 1 else " … "
+                parts.append(f"{difference.claim.text} (it says: {difference.passage.text}{between}"
+                             f"{difference.qualified.text})")
+            elif difference.claim is None:
                 assert difference.passage is not None
-                parts.append(f"what it qualifies as “{difference.passage.text}”")
+                parts.append(f"“{difference.passage.text}”")
             elif difference.passage is None:
                 parts.append(difference.claim.text)
             else:
@@ -187,7 +193,7 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
                                passage_units, used, claim_figures, passage_figures) + tuple(
         Difference(u, where) for u, where in misbound)
     participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
-    return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(modifiers),
+    return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
                      differences, claim_doc is not None, participants)
 
 
@@ -379,10 +385,10 @@ def _same_word(a: str, b: str) -> bool:
     return len(short) >= 5 and long.startswith(short) and long[len(short):] in _DERIVATIONS
 
 
-def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit]) -> list[Unit]:
+def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit]) -> list[tuple[Unit, int]]:
     """Passage words that qualify a matched word ("second" of "second-longest", "not" of "not at run
-    time") and that no claim unit matched."""
-    found: dict[int, Unit] = {}
+    time") and that no claim unit matched, each with the index of the word it qualifies."""
+    found: dict[int, tuple[Unit, int]] = {}
     for j in sorted(used):
         for k in range(j - 1, max(-1, j - 1 - MODIFIER_REACH), -1):
             between = passage[units[k].end : units[j].start]
@@ -393,11 +399,11 @@ def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit])
             if units[k].text.lower() in ("no", "not") and k + 1 < len(units) and units[k + 1].text.lower() in (
                     "only", "just", "merely", "simply", "later", "earlier", "less", "more", "fewer"):
                 continue  # "not only", "no later than": a degree, not a denial
-            found[k] = units[k]
+            found.setdefault(k, (units[k], j))
     return [found[k] for k in sorted(found)]
 
 
-def _differences(unmatched: list[Unit], modifiers: list[Unit], passage: list[Unit], used: dict[int, Unit],
+def _differences(unmatched: list[Unit], modifiers: list[tuple[Unit, int]], passage: list[Unit], used: dict[int, Unit],
                  claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> tuple[Difference, ...]:
     """Each unmatched claim unit beside the unused passage unit of its kind it most likely stands for
     (a figure of the same kind, a name for a name, an ordinal for an ordinal; the nearest to the words
@@ -413,9 +419,9 @@ def _differences(unmatched: list[Unit], modifiers: list[Unit], passage: list[Uni
         if counterpart is not None:
             taken.add(counterpart)
         result.append(Difference(unit, passage[counterpart] if counterpart is not None else None))
-    for modifier in modifiers:
+    for modifier, qualified in modifiers:
         if not any(d.passage is modifier for d in result):
-            result.append(Difference(None, modifier))
+            result.append(Difference(used[qualified], modifier, passage[qualified]))
     return tuple(result)
 
 

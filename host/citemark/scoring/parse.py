@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import re
 import threading
 from typing import Any
 
@@ -62,7 +63,8 @@ def parse(text: str) -> Any:
     if nlp is None:
         return None
     with _parse_lock:
-        return nlp(text)
+        return nlp(_LONE_SURROGATE.sub("\ufffd", text))  # spaCy cannot hash them; one for one keeps offsets
 
 
 _parse_lock = threading.Lock()
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
