@@ -35,8 +35,8 @@ Run ``python -m citemark.scoring.align`` for a small demonstration.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -163,17 +163,51 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
 
     ``subject_context`` is the text where the claim's subject may be named instead (the page's
     opening and the sentences around the passage): pages name their subject once and then say
-    "she" or "the company", so the claim's first name may be found there."""
-    claim_doc, passage_doc = (parse.parse(claim), _Parsed(passage)) if parse.load() is not None else (None, None)
-    claim_units = _units(claim, (lambda at: _token_at(claim_doc, at)) if claim_doc is not None else None)
-    passage_units = _units(passage, passage_doc.token_at if passage_doc is not None else None)
-    claim_figures = {q.start: q for q in parse_quantities(claim)}
-    passage_figures = {q.start: q for q in parse_quantities(passage)}
-    used: dict[int, Unit] = {}  # passage unit index → the claim unit it accounts for
+    "she" or "the company", so the claim's first name may be found there.
+
+    Words are first compared by their stems. The parser (lemmas: "took" / "take"; relations) runs
+    only when that leaves at most ``PARSE_GAP`` units unaccounted for: a parse costs more than the
+    rest of the alignment, and a claim that far from the passage cannot become complete."""
+    claim_quantities, passage_quantities = parse_quantities(claim), parse_quantities(passage)
+    claim_figures = {q.start: q for q in claim_quantities}
+    passage_figures = {q.start: q for q in passage_quantities}
+    claim_units = _units(claim, claim_quantities)
+    passage_units = _units(passage, passage_quantities)
+    pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
+    unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
+    claim_doc = passage_doc = None
+    if len(unmatched) <= PARSE_GAP and parse.load() is not None:
+        claim_doc, passage_doc = _Parsed(claim, whole=True), _Parsed(passage)
+        claim_units = _units(claim, claim_quantities, claim_doc)
+        passage_units = _units(passage, passage_quantities, passage_doc)
+        pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
+        unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
+    modifiers = _unmatched_modifiers(passage, passage_units, used)
+    misbound: list[tuple[Unit, Unit | None]] = []
+    if claim_doc is not None and passage_doc is not None and not unmatched:
+        misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures)
+    unmatched = sorted(unmatched + [unit for unit, _ in misbound], key=lambda u: u.start)
+    differences = _differences([u for u in unmatched if all(u is not m for m, _ in misbound)], modifiers,
+                               passage_units, used, claim_figures, passage_figures) + tuple(
+        Difference(u, where) for u, where in misbound)
+    participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
+    checked = parse.load() is not None  # with a parser, a claim this far from complete has no relation to read
+    return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
+                     differences, checked, participants)
+
+
+#: Units a stem-only alignment may leave unaccounted for and still be parsed (lemmas may account for them).
+PARSE_GAP = 2
+
+
+def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: dict[int, Quantity],
+             passage_figures: dict[int, Quantity]) -> tuple[list[tuple[Unit, Unit]], list[Unit], dict[int, Unit]]:
+    """Each claim unit matched to a passage unit, one to one: (pairs, unmatched, passage index → claim unit).
+    Most specific first (figures, names, words); negations last, so each finds the one that stands
+    before the words already matched."""
+    used: dict[int, Unit] = {}
     pairs: list[tuple[Unit, Unit]] = []
     unmatched: list[Unit] = []
-    # Most specific first (figures, names, words); negations last, so each finds the one that
-    # stands before the words already matched.
     for unit in sorted(claim_units, key=lambda u: _ORDER.index(u.kind)):
         candidates = [j for j, other in enumerate(passage_units)
                       if j not in used and _matches(unit, other, claim_figures, passage_figures)]
@@ -183,18 +217,7 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
             pairs.append((unit, passage_units[found]))
         else:
             unmatched.append(unit)
-    unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
-    modifiers = _unmatched_modifiers(passage, passage_units, used)
-    misbound: list[tuple[Unit, Unit | None]] = []
-    if claim_doc is not None and not unmatched:
-        misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures)
-    unmatched = sorted(unmatched + [unit for unit, _ in misbound], key=lambda u: u.start)
-    differences = _differences([u for u in unmatched if all(u is not m for m, _ in misbound)], modifiers,
-                               passage_units, used, claim_figures, passage_figures) + tuple(
-        Difference(u, where) for u, where in misbound)
-    participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
-    return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
-                     differences, claim_doc is not None, participants)
+    return pairs, unmatched, used
 
 
 _ORDER = ("figure", "name", "word", "negation")
@@ -234,31 +257,25 @@ def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
 
 
 class _Parsed:
-    """A passage parsed sentence by sentence (a headline without a full stop must not become the
-    subject of the sentence after it), each parse cached; tokens found by their offset in the passage."""
+    """A text parsed sentence by sentence (a headline without a full stop must not become the subject
+    of the sentence after it; ``whole``: as one, for a claim), each parse cached; tokens found by
+    their offset in the text."""
 
-    def __init__(self, text: str) -> None:
-        self.docs = [(span.start, parse.parse(text[span.start : span.end])) for span in sentences(text)]
+    def __init__(self, text: str, *, whole: bool = False) -> None:
+        spans = [(0, len(text))] if whole else [(span.start, span.end) for span in sentences(text)]
+        self.docs = [(start, parse.parse(text[start:end])) for start, end in spans]
         self._offsets = {id(doc): start for start, doc in self.docs}
+        self._at = {start + token.idx + k: token for start, doc in self.docs for token in doc
+                    for k in range(max(1, len(token.text)))}
 
     def token_at(self, start: int) -> Any:
-        for offset, doc in self.docs:
-            if offset <= start < offset + len(doc.text):
-                return _token_at(doc, start - offset)
-        return None
+        return self._at.get(start)
 
     def start(self, token: Any) -> int:
         return self._offsets[id(token.doc)] + token.idx
 
 
-def _token_at(doc: Any, start: int) -> Any:
-    for token in doc:
-        if token.idx <= start < token.idx + max(1, len(token.text)):
-            return token
-    return None
-
-
-def _misbound(claim_doc: Any, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit]], passage: list[Unit],
+def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit]], passage: list[Unit],
               claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> list[tuple[Unit, Unit | None]]:
     """Matched claim words that the passage gives another role: the claim's doer or object of a verb
     whose every occurrence in the passage has its role filled, by someone else. A passage whose
@@ -266,7 +283,7 @@ def _misbound(claim_doc: Any, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit
     units_at = {u.start: u for u in passage}
     found: dict[int, tuple[Unit, Unit | None]] = {}
     for verb_unit, _ in pairs:
-        verb = _token_at(claim_doc, verb_unit.start)
+        verb = claim_doc.token_at(verb_unit.start)
         if verb is None or verb.pos_ != "VERB":
             continue
         occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
@@ -279,7 +296,7 @@ def _misbound(claim_doc: Any, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit
             if not fillings:
                 continue
             for i in sorted(_fillers(verb, role)):
-                filler = claim_doc[i]
+                filler = verb.doc[i]
                 claim_unit = next((c for c, _ in pairs if c.start == filler.idx), None)
                 if claim_unit is None or filler.pos_ not in ("PROPN", "NOUN", "NUM") or claim_unit.start in found:
                     continue  # a pronoun, a skipped word, or a name the subject rule accounted for
@@ -302,7 +319,7 @@ def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, 
     or "the company". A name word counts when the page names it around the passage and either it
     belongs to the claim's subject, or to a name another of whose words the passage matched
     ("Rhiannon Kesteven" for "Kesteven expects"), or the passage names nobody else in its place."""
-    if not context:
+    if not context or not any(unit.kind == "name" for unit in unmatched):
         return unmatched
     known = {form for w in _TOKEN.findall(context) for form in name_forms(w.lower())}
     spans = _name_spans(claim)
@@ -323,9 +340,8 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
     return [(at, at + len(name)) for name, _, start in name_spans(text) if (at := text.find(name, start)) >= 0]
 
 
-def _units(text: str, token_at: Callable[[int], Any] | None = None) -> list[Unit]:
-    """The text's words as units; ``token_at`` gives the parser's token at an offset, for its lemma."""
-    figures = parse_quantities(text)
+def _units(text: str, figures: list[Quantity], parsed: _Parsed | None = None) -> list[Unit]:
+    """The text's words as units (``figures``: its quantities); ``parsed`` gives each word's lemma."""
     hedged = [(hedge_start(text, q.start), q.start) for q in figures]  # "about 40": the figure's own hedge
     names = _name_spans(text)
     units = []
@@ -345,7 +361,7 @@ def _units(text: str, token_at: Callable[[int], Any] | None = None) -> list[Unit
             kind, key = "name", lower
         else:
             kind, key = "word", stem(lower)
-        token = token_at(start) if token_at is not None and kind == "word" else None
+        token = parsed.token_at(start) if parsed is not None and kind == "word" else None
         units.append(Unit(word, start, end, kind, key, stem(token.lemma_.lower()) if token is not None else ""))
     return _merge_figures(units)
 
@@ -374,7 +390,11 @@ def _matches(unit: Unit, other: Unit, claim_figures: dict[int, Quantity], passag
         return other.kind in ("name", "word") and bool(name_forms(unit.key) & name_forms(other.text.lower()))
     if other.kind not in ("word", "name"):
         return False
-    return _same_word(unit.key, stem(other.text.lower())) or bool(unit.lemma and other.lemma) and _same_word(unit.lemma, other.lemma)
+    return _same_word(unit.key, other.key if other.kind == "word" else _stem(other.key)) or bool(
+        unit.lemma and other.lemma) and _same_word(unit.lemma, other.lemma)
+
+
+_stem = functools.lru_cache(maxsize=65536)(stem)
 
 
 def _same_word(a: str, b: str) -> bool:
