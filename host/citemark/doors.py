@@ -14,9 +14,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import logging
+import os
+import sys
+from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from citemark.errors import AnswerTooLargeError, InputError
 from citemark.scoring import parse
@@ -28,7 +31,7 @@ from citemark.types import Citation, Claim, Label, ParsedAnswer, Report, Verdict
 if TYPE_CHECKING:
     from citemark.engine import Engine
 
-__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "answer_passed", "check_answer_size", "collect", "one_claim",
+__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "answer_passed", "check_answer_size", "collect", "one_claim", "serve_then_exit",
            "verification_passed"]
 
 OnVerdict = Callable[[Verdict], Awaitable[None] | None]
@@ -147,3 +150,18 @@ def answer_passed(labels: list[str], *, unresolved: bool = False, threshold: flo
     if strict and (labels.count(Label.SUPPORTED.value) != len(labels) or unresolved):
         return False, "--strict: not every citation is supported and resolved"
     return True, "passed"
+
+
+def serve_then_exit(work: Coroutine[Any, Any, int | None], what: str) -> NoReturn:
+    """Run a door's server until its input closes, then leave at once: a worker thread may still be
+    inside a hostile answer or a source that ignores its time budget, and the door does not join it."""
+    loop = asyncio.new_event_loop()
+    try:
+        code = loop.run_until_complete(work) or 0
+    except Exception:
+        logging.getLogger(__name__).exception("%s failed", what)
+        code = 1
+    logging.shutdown()
+    sys.stderr.flush()
+    os._exit(code)
+

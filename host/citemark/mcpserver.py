@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import sys
 from typing import Any, Literal
 
@@ -380,16 +379,6 @@ def _tool_error(error: CitemarkError) -> ToolError:
 def run(args: Any = None) -> int:
     """Serve MCP on stdio until the client disconnects; logs go to stderr only."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="citemark mcp: %(levelname)s %(message)s")
-    server = build_server()
-    loop = asyncio.new_event_loop()
-    try:
-        loop.run_until_complete(server.run_stdio_async())
-        code = 0
-    except Exception:
-        log.exception("mcp server failed")
-        code = 1
-    # The client has closed stdin. A worker thread may still be inside a hostile answer or
-    # source; the server exits now instead of joining it (as the native host does).
-    logging.shutdown()
-    sys.stderr.flush()
-    os._exit(code)
+    from citemark.doors import serve_then_exit
+
+    serve_then_exit(build_server().run_stdio_async(), "mcp server")

@@ -26,7 +26,6 @@ import asyncio
 import json
 import logging
 import logging.handlers
-import os
 import struct
 import sys
 import threading
@@ -330,17 +329,9 @@ def run(args: Any = None) -> int:
     origin = getattr(args, "origin", None)
     allowed = allowed_origin(origin, list(getattr(args, "extra", None) or []))
     log.info("host %s started by %s%s", __version__, origin or "hand", "" if allowed else " (not served)")
-    loop = asyncio.new_event_loop()
-    try:
-        code = loop.run_until_complete(_serve(settings, sys.stdin.buffer, stdout, origin, allowed))
-    except Exception:
-        log.exception("host failed")
-        code = 1
-    # The browser has closed stdin. A worker thread may still be inside a source
-    # that ignores its time budget; the host exits now instead of joining it.
-    logging.shutdown()
-    sys.stderr.flush()
-    os._exit(code)
+    from citemark.doors import serve_then_exit
+
+    serve_then_exit(_serve(settings, sys.stdin.buffer, stdout, origin, allowed), "host")
 
 
 async def _serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO, origin: str | None,
