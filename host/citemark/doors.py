@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from citemark.errors import AnswerTooLargeError, InputError
-from citemark.scoring import parse
 from citemark.settings import Settings
 from citemark.sources.classify import citation_for
 from citemark.sources.localfiles import LocalFilePolicy
@@ -54,7 +53,6 @@ class EngineSlot:
                 from citemark.engine import Engine
 
                 self._engine = await asyncio.to_thread(Engine, self.settings, **self._options)
-                await asyncio.to_thread(parse.load)  # the parser at warm-up, not on the first claim
             return self._engine
 
     @property

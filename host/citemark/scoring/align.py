@@ -176,7 +176,7 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
     pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
     unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
     claim_doc = passage_doc = None
-    if len(unmatched) <= PARSE_GAP and parse.load() is not None:
+    if len(unmatched) <= PARSE_GAP and parse.installed() and parse.load() is not None:
         claim_doc, passage_doc = _Parsed(claim, whole=True), _Parsed(passage)
         claim_units = _units(claim, claim_quantities, claim_doc)
         passage_units = _units(passage, passage_quantities, passage_doc)
@@ -191,7 +191,8 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
                                passage_units, used, claim_figures, passage_figures) + tuple(
         Difference(u, where) for u, where in misbound)
     participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
-    checked = parse.load() is not None  # with a parser, a claim this far from complete has no relation to read
+    # relations were read, or the claim is too far from complete for them to matter and a parser is there
+    checked = claim_doc is not None or len(unmatched) > PARSE_GAP and parse.installed()
     return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
                      differences, checked, participants)
 

