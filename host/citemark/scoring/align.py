@@ -278,9 +278,9 @@ class _Parsed:
 
 def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit]], passage: list[Unit],
               claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> list[tuple[Unit, Unit | None]]:
-    """Matched claim words that the passage gives another role: the claim's doer or object of a verb
-    whose every occurrence in the passage has its role filled, by someone else. A passage whose
-    structure for that verb is not read (no filler found) raises nothing."""
+    """Matched claim words the passage does not give the claim's role: the claim's doer or object of a
+    verb that no occurrence of the verb in the passage has in that role. A name must be confirmed so;
+    a common word raises nothing where the passage's structure for that verb is not read (no filler)."""
     units_at = {u.start: u for u in passage}
     found: dict[int, tuple[Unit, Unit | None]] = {}
     for verb_unit, _ in pairs:
@@ -294,16 +294,16 @@ def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, 
                         for t in occurrences]
             fillings = [[u for u in f if u is not None] for f in fillings]
             fillings = [f for f in fillings if f]
-            if not fillings:
-                continue
             for i in sorted(_fillers(verb, role)):
                 filler = verb.doc[i]
                 claim_unit = next((c for c, _ in pairs if c.start == filler.idx), None)
                 if claim_unit is None or filler.pos_ not in ("PROPN", "NOUN", "NUM") or claim_unit.start in found:
                     continue  # a pronoun, a skipped word, or a name the subject rule accounted for
+                if not fillings and filler.pos_ != "PROPN":
+                    continue  # a common word in a structure the parser did not read: not held against it
                 if any(_matches(claim_unit, u, claim_figures, passage_figures) for filling in fillings for u in filling):
-                    continue
-                rival = next((u for u in fillings[0] if u.kind == "name"), None)
+                    continue  # a name's role must be confirmed in the passage, not merely not contradicted
+                rival = next((u for u in fillings[0] if u.kind == "name"), None) if fillings else None
                 found[claim_unit.start] = (claim_unit, rival)
     return list(found.values())
 
