@@ -85,13 +85,15 @@ def main() -> int:
     parser.add_argument("--model", help="the shipped model (default: what a fresh install resolves)")
     parser.add_argument("--skip-speed", action="store_true")
     parser.add_argument("--only", choices=["contrast", "trust"], help="run only this part and replace its section of REPORT.md")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --only trust: rewrite the section from bench/out/trust.json without measuring again")
     args = parser.parse_args()
     limit = 150 if args.quick else None
     OUT.mkdir(parents=True, exist_ok=True)
     if args.only == "contrast":
         return only_contrast(args.model)
     if args.only == "trust":
-        return only_trust(args.model)
+        return only_trust(args.model, reuse=args.reuse)
     tables: dict[str, list[dict]] = {}
     for name, path in DATASETS.items():
         print(f"{name}…", flush=True)
@@ -148,10 +150,10 @@ def only_contrast(model: str | None) -> int:
     return 0
 
 
-def only_trust(model: str | None) -> int:
-    """Measure both verdict policies (bench/trust.py) and put the trust section into the REPORT.md
-    there is, just after the contrast suite's section."""
-    report = trust.run(model)
+def only_trust(model: str | None, reuse: bool = False) -> int:
+    """Measure both verdict policies (bench/trust.py), or with ``reuse`` read the last measurement, and
+    put the trust section into the REPORT.md there is, just before the cross-fit section."""
+    report = json.loads(trust.OUT.read_text()) if reuse else trust.run(model)
     path = ROOT / "bench" / "REPORT.md"
     text = path.read_text() if path.exists() else "# citemark accuracy and speed report\n"
     path.write_text(splice_section(text, trust.markdown(report), TRUST_HEADING, CONTRAST_BEFORE))

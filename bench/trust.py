@@ -202,6 +202,20 @@ def kind_table(report: dict) -> list[str]:
     return lines
 
 
+TARGET_NAMES = {"plain_false": "plain false kinds badged supported", "true_supported": "true supported",
+                "true_kinds": "true supported per kind", "true_supported_or_partial": "true supported or partial",
+                "true_wrong": "true contradicted or unsupported", "red_stays_red": "red stays red"}
+
+
+def missed(runs: dict[str, dict], policy: str) -> list[str]:
+    """The targets a strict run misses; red stays red compares its plain-false contradicted share with balanced's."""
+    m = runs[policy]
+    checks = dict(m["met"])
+    red, balanced_red = m["plain_false_contradicted"]["contradicted"], runs["balanced"]["plain_false_contradicted"]["contradicted"]
+    checks["red_stays_red"] = red is None or balanced_red is None or red >= balanced_red
+    return [TARGET_NAMES[k] for k, ok in checks.items() if not ok]
+
+
 def summary_table(report: dict) -> list[str]:
     """Per set and policy: the true split, red stays red, differences naming the edit, targets met."""
     lines = ["| set | policy | true: supported | partial | contradicted or unsupported | supported or partial "
@@ -212,8 +226,8 @@ def summary_table(report: dict) -> list[str]:
     for name, runs in report["contrast"].items():
         for policy, m in runs.items():
             t, red, named = m["true"], m["plain_false_contradicted"], m["differences_name_changed"]
-            missed = [k for k, ok in m["met"].items() if not ok]
-            verdict = ("all met" if not missed else "not met: " + ", ".join(missed)) if policy.startswith("strict") else ""
+            misses = missed(runs, policy) if policy.startswith("strict") else None
+            verdict = "" if misses is None else "all met" if not misses else "not met: " + ", ".join(misses)
             lines.append(f"| {name} | {policy} | {_pct(t['supported'])} | {_pct(t['partial'])} "
                          f"| {_pct(t['contradicted_or_unsupported'])} | {_pct(t['supported_or_partial'])} "
                          f"| {_pct(red['contradicted'])} of {red['n']} "
