@@ -8,8 +8,13 @@ claim a line: {id, page, claim, kind, label, fact, note}. True kinds (label
 supported): verbatim, paraphrase, numeric_equivalent, multi_sentence. False
 kinds: polarity, antonym, neighbour_figure, other_role, role_reversal
 (contradicted), added_detail, unaddressed (unsupported), quantifier
-(unsupported or contradicted), date_shift (contradicted). It is a test, never
-training data, a synthetic-data template or combiner-fitting material.
+(unsupported or contradicted), ordinal_superlative, date_shift (contradicted). It
+is a test, never training data, a synthetic-data template or combiner-fitting
+material. bench/contrast_real/ has the same layout (real public text; its false
+claims also record the changed word in ``changed``), and ``dev_set()`` reads
+train/contrast_dev/ (the development set) as claims and texts; bench/trust.py
+runs all three in both verdict policies with the trust measures below
+(``true_split``, ``plain_false_contradicted``, ``differences_name_changed``).
 
 Every system judges every claim against its page. citemark (shipped model, the
 aegis pair when installed, lexical-only) fetches each page from 127.0.0.1 and
