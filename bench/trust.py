@@ -219,10 +219,10 @@ def missed(runs: dict[str, dict], policy: str) -> list[str]:
 def summary_table(report: dict) -> list[str]:
     """Per set and policy: the true split, red stays red, differences naming the edit, targets met."""
     lines = ["| set | policy | true: supported | partial | contradicted or unsupported | supported or partial "
-             "| plain false badged contradicted | differences name the changed word | strict's targets | ms/claim |",
-             "|---|---|---|---|---|---|---|---|---|---|",
+             "| plain false badged supported, worst kind | plain false badged contradicted | differences name the changed word | strict's targets | ms/claim |",
+             "|---|---|---|---|---|---|---|---|---|---|---|",
              f"| target (strict) | | ≥ {TRUE_SUPPORTED:.0%} | | ≤ {TRUE_WRONG:.0%} | ≥ {TRUE_SUPPORTED_OR_PARTIAL:.0%} "
-             "| not below balanced | | | |"]
+             f"| 0 (contrast_dev ≤ {DEV_PLAIN_FALSE:.0%}) | not below balanced | | | |"]
     for name, runs in report["contrast"].items():
         for policy, m in runs.items():
             t, red, named = m["true"], m["plain_false_contradicted"], m["differences_name_changed"]
@@ -230,10 +230,15 @@ def summary_table(report: dict) -> list[str]:
             verdict = "" if misses is None else "all met" if not misses else "not met: " + ", ".join(misses)
             lines.append(f"| {name} | {policy} | {_pct(t['supported'])} | {_pct(t['partial'])} "
                          f"| {_pct(t['contradicted_or_unsupported'])} | {_pct(t['supported_or_partial'])} "
-                         f"| {_pct(red['contradicted'])} of {red['n']} "
+                         f"| {_worst(m['plain_false_supported'])} | {_pct(red['contradicted'])} of {red['n']} "
                          f"| {(_pct(named['share']) + ' of ' + str(named['n'])) if named['n'] else '–'} "
                          f"| {verdict} | {m['seconds_per_claim'] * 1000:.0f} |")
     return lines
+
+
+def _worst(shares: dict[str, float | None]) -> str:
+    kind, share = max(shares.items(), key=lambda item: item[1] or 0.0)
+    return f"{_pct(share)} ({kind})" if share else "0 in every kind"
 
 
 def dev_table(report: dict) -> list[str]:
