@@ -2,6 +2,7 @@
 
     python -m bench.accuracy --data ../shared/bench/data/wice-dev.jsonl [--limit N] [--mode text|served]
         [--system citemark --system citesure --system cic --system floor] [--model NAME] [--perturbed]
+        [--policy strict|balanced]
         --out REPORT.json
 
 The report (JSON) has, for the first system: n, balanced_accuracy (+ 95 % bootstrap
@@ -70,7 +71,8 @@ async def run(args: argparse.Namespace) -> dict:
     results = []
     for name in args.system or ["citemark", "floor"]:
         combiner = json.loads(args.combiner.read_text()) if args.combiner else None
-        system = (Citemark(args.model, args.mode, combiner=combiner, extractor=args.extractor) if name == "citemark"
+        system = (Citemark(args.model, args.mode, combiner=combiner, extractor=args.extractor,
+                           policy=args.policy) if name == "citemark"
                   else SYSTEMS[name]())
         started = time.perf_counter()
         predictions = await system.predict(cases)
@@ -112,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extractor", choices=["auto", "trafilatura", "selectolax"], default="auto",
                         help="HTML extractor in served mode")
     parser.add_argument("--combiner", type=Path, help="a combiner JSON to use instead of the model's (cross-fitting)")
+    parser.add_argument("--policy", choices=["strict", "balanced"], default="strict", help="citemark's verdict policy")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     report = asyncio.run(run(args))
