@@ -2,11 +2,13 @@
 
     python -m bench.accuracy --data ../shared/bench/data/wice-dev.jsonl [--limit N] [--mode text|served]
         [--system citemark --system citesure --system cic --system floor] [--model NAME] [--perturbed]
+        [--policy strict|balanced]
         --out REPORT.json
 
 The report (JSON) has, for the first system: n, balanced_accuracy (+ 95 % bootstrap
 interval), accuracy, false_supported_rate, false_supported_rate_contradicted,
-confusion, seconds_per_case, model, cases[{id, gold, predicted, score, evidence}];
+confusion, seconds_per_case, model, errors {n, ids, why} (cases the engine refused,
+e.g. an empty source: left out of every score), cases[{id, gold, predicted, score, evidence}];
 and ``systems`` with the same summary for every system run. A short table is
 printed. ``--perturbed`` adds contradicted variants of the supported cases
 (bench/cases.py) to measure false-supported on contradictions.
@@ -19,14 +21,21 @@ import asyncio
 import json
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from bench import metrics
 from bench.cases import load, perturb
-from bench.systems import SYSTEMS, Citemark
+from bench.systems import ERROR, SYSTEMS, Citemark
 
 
 def summarise(system, cases, predictions, seconds: float) -> dict:
+    """The system's scores over the cases it could judge; the rest (an empty source, say) are
+    counted and listed by id under ``errors``, since scoring them as "not supported" would
+    credit a refusal with a correct answer."""
+    failed = [(c, p) for c, p in zip(cases, predictions) if p.label == ERROR]
+    judged = [(c, p) for c, p in zip(cases, predictions) if p.label != ERROR]
+    cases, predictions = [c for c, _ in judged], [p for _, p in judged]
     gold = [c.label for c in cases]
     predicted = [p.label for p in predictions]
     low, high = metrics.bootstrap_interval(gold, predicted)
@@ -44,6 +53,8 @@ def summarise(system, cases, predictions, seconds: float) -> dict:
         "roc_auc": _round(metrics.roc_auc(scores, [g == "supported" for g in gold])),
         "confusion": metrics.confusion(gold, predicted),
         "seconds_per_case": round(seconds / max(1, len(cases)), 4),
+        "errors": {"n": len(failed), "ids": [c.id for c, _ in failed],
+                   "why": dict(Counter(p.error or "" for _, p in failed))},
     }
 
 
@@ -60,7 +71,8 @@ async def run(args: argparse.Namespace) -> dict:
     results = []
     for name in args.system or ["citemark", "floor"]:
         combiner = json.loads(args.combiner.read_text()) if args.combiner else None
-        system = (Citemark(args.model, args.mode, combiner=combiner, extractor=args.extractor) if name == "citemark"
+        system = (Citemark(args.model, args.mode, combiner=combiner, extractor=args.extractor,
+                           policy=args.policy) if name == "citemark"
                   else SYSTEMS[name]())
         started = time.perf_counter()
         predictions = await system.predict(cases)
@@ -86,6 +98,9 @@ def print_table(report: dict) -> None:
         fsc = "-" if s["false_supported_rate_contradicted"] is None else f"{s['false_supported_rate_contradicted']:.3f}"
         auc = "-" if s["roc_auc"] is None else f"{s['roc_auc']:.3f}"
         print(f"{s['system'][:48]:48} {s['n']:>5} {s['balanced_accuracy']:>8.3f} {ci:>15} {fs:>9} {fsc:>9} {auc:>6} {s['seconds_per_case']:>7.3f}")
+        if s["errors"]["n"]:
+            print(f"  {s['errors']['n']} cases could not be judged (listed under errors): "
+                  + "; ".join(f"{why} ×{n}" for why, n in s["errors"]["why"].items()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--extractor", choices=["auto", "trafilatura", "selectolax"], default="auto",
                         help="HTML extractor in served mode")
     parser.add_argument("--combiner", type=Path, help="a combiner JSON to use instead of the model's (cross-fitting)")
+    parser.add_argument("--policy", choices=["strict", "balanced"], default="strict", help="citemark's verdict policy")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args(argv)
     report = asyncio.run(run(args))

@@ -8,8 +8,13 @@ claim a line: {id, page, claim, kind, label, fact, note}. True kinds (label
 supported): verbatim, paraphrase, numeric_equivalent, multi_sentence. False
 kinds: polarity, antonym, neighbour_figure, other_role, role_reversal
 (contradicted), added_detail, unaddressed (unsupported), quantifier
-(unsupported or contradicted), date_shift (contradicted). It is a test, never
-training data, a synthetic-data template or combiner-fitting material.
+(unsupported or contradicted), ordinal_superlative, date_shift (contradicted). It
+is a test, never training data, a synthetic-data template or combiner-fitting
+material. bench/contrast_real/ has the same layout (real public text; its false
+claims also record the changed word in ``changed``), and ``dev_set()`` reads
+train/contrast_dev/ (the development set) as claims and texts; bench/trust.py
+runs all three in both verdict policies with the trust measures below
+(``true_split``, ``plain_false_contradicted``, ``differences_name_changed``).
 
 Every system judges every claim against its page. citemark (shipped model, the
 aegis pair when installed, lexical-only) fetches each page from 127.0.0.1 and
@@ -30,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 import time
 from collections import Counter
@@ -47,7 +53,11 @@ SUITE = ROOT / "bench" / "contrast"
 OUT = ROOT / "bench" / "out" / "contrast.json"
 TRUE_KINDS = ("verbatim", "paraphrase", "numeric_equivalent", "multi_sentence")
 FALSE_KINDS = ("polarity", "antonym", "neighbour_figure", "other_role", "role_reversal", "added_detail",
-               "quantifier", "date_shift", "unaddressed")
+               "quantifier", "ordinal_superlative", "date_shift", "unaddressed")
+#: The false kinds that edit one page fact into its opposite or a wrong value (TRUST.md's "plain false"):
+#: strict must badge none of them supported, and must not badge fewer of them contradicted than balanced.
+PLAIN_FALSE_KINDS = ("polarity", "antonym", "neighbour_figure", "other_role", "role_reversal", "quantifier",
+                     "ordinal_superlative", "date_shift")
 KINDS = TRUE_KINDS + FALSE_KINDS
 LABELS = ("supported", "partial", "unsupported", "contradicted")
 #: Issue 16: the model alone puts P(entailment) below 0.5 for ≥ 95 % of these kinds' claims.
@@ -70,6 +80,7 @@ class ContrastClaim:
     label: str
     fact: str = ""
     note: str = ""
+    changed: str = ""  # false claims of bench/contrast_real: the claim's word(s) that were changed
 
     @property
     def true(self) -> bool:
@@ -97,7 +108,7 @@ def load_suite(folder: Path | str = SUITE) -> Suite:
             row = json.loads(line)
             claim = ContrastClaim(id=str(row["id"]), page=str(row["page"]), claim=str(row["claim"]),
                                   kind=str(row["kind"]), label=str(row["label"]), fact=str(row.get("fact") or ""),
-                                  note=str(row.get("note") or ""))
+                                  note=str(row.get("note") or ""), changed=str(row.get("changed") or ""))
         except (json.JSONDecodeError, KeyError, TypeError) as error:
             problems.append(f"line {number}: {type(error).__name__}: {error}")
             continue
@@ -262,16 +273,7 @@ def run(model: str | None = None, *, folder: Path | str = SUITE, names: Sequence
             predictions = asyncio.run(system.predict(cases, pages=bodies))
         else:
             predictions = asyncio.run(system.predict(cases))
-        seconds = time.perf_counter() - started
-        summary = {"system": system.name, "short": short_name(system), "note": getattr(system, "note", ""),
-                   "model": system.model(), "citemark": isinstance(system, Citemark),
-                   "seconds_per_claim": round(seconds / max(1, len(cases)), 4), **aggregate(suite.claims, predictions)}
-        summary["targets"] = targets(summary)
-        summary["cases"] = [{"id": c.id, "page": c.page, "kind": c.kind, "gold": c.label, "predicted": p.label,
-                             "score": None if p.score is None else round(p.score, 4), "reason": p.reason,
-                             "entailment": None if p.entailment is None else round(p.entailment, 4),
-                             "evidence": p.evidence} for c, p in zip(suite.claims, predictions)]
-        results.append(summary)
+        results.append(summarise(system, suite.claims, predictions, time.perf_counter() - started))
     report = {
         "suite": {"folder": str(folder), "claims": len(suite.claims), "pages": len(suite.pages),
                   "kinds": {k: sum(c.kind == k for c in suite.claims) for k in kinds_of(suite.claims)},
@@ -283,6 +285,83 @@ def run(model: str | None = None, *, folder: Path | str = SUITE, names: Sequence
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report, indent=2, ensure_ascii=False))
     return report
+
+
+def summarise(system, claims: Sequence[ContrastClaim], predictions: Sequence[Prediction], seconds: float) -> dict:  # noqa: ANN001
+    """One system's summary of one run: the aggregate, the targets, and every claim's verdict."""
+    summary = {"system": system.name, "short": short_name(system), "note": getattr(system, "note", ""),
+               "model": system.model(), "citemark": isinstance(system, Citemark),
+               "seconds_per_claim": round(seconds / max(1, len(claims)), 4), **aggregate(claims, predictions)}
+    summary["targets"] = targets(summary)
+    summary["cases"] = [{"id": c.id, "page": c.page, "kind": c.kind, "gold": c.label, "predicted": p.label,
+                         "score": None if p.score is None else round(p.score, 4), "reason": p.reason,
+                         "entailment": None if p.entailment is None else round(p.entailment, 4),
+                         "evidence": p.evidence, "changed": c.changed, "differences": list(p.differences)}
+                        for c, p in zip(claims, predictions)]
+    return summary
+
+
+def dev_set(parts: Sequence[str] | None = None) -> tuple[list[ContrastClaim], list[Case]]:
+    """The development contrast set (train/contrast_dev/, all four parts by default) as claims and
+    text-mode cases: each claim with the text citemark's own extraction reads from its page."""
+    from train.contrast_dev import PARTS, claims_and_texts
+
+    claims, cases = [], []
+    for part in parts or list(PARTS):
+        for row, text in claims_and_texts([part]):
+            claim = ContrastClaim(id=f"{part}:{row['id']}", page=f"{part}:{row['page']}", claim=row["claim"],
+                                  kind=row["kind"], label=row["label"], fact=row.get("fact") or "",
+                                  note=row.get("note") or "")
+            claims.append(claim)
+            cases.append(Case(id=claim.id, dataset="contrast_dev", claim=clean(claim.claim), source=text,
+                              label=claim.label))
+    return claims, cases
+
+
+# ------------------------------------------------------------------ trust measures (over summarise()'s cases)
+
+
+def true_split(cases: Sequence[dict]) -> dict:
+    """The true claims split three ways: supported, partial (the badge that says "check this"), and
+    contradicted or unsupported (the badge that calls a true claim false: the costly miss)."""
+    verdicts = [c["predicted"] for c in cases if c["gold"] == "supported"]
+    wrong = sum(v in ("contradicted", "unsupported") for v in verdicts)
+    return {"n": len(verdicts), "supported": _share(verdicts.count("supported"), len(verdicts)),
+            "partial": _share(verdicts.count("partial"), len(verdicts)),
+            "supported_or_partial": _share(verdicts.count("supported") + verdicts.count("partial"), len(verdicts)),
+            "contradicted_or_unsupported": _share(wrong, len(verdicts))}
+
+
+def plain_false_contradicted(cases: Sequence[dict]) -> dict:
+    """The share of plain false claims badged contradicted: "red stays red" compares it across policies."""
+    verdicts = [c["predicted"] for c in cases if c["kind"] in PLAIN_FALSE_KINDS]
+    return {"n": len(verdicts), "contradicted": _share(verdicts.count("contradicted"), len(verdicts))}
+
+
+def names_changed(case: dict) -> bool:
+    """Whether the verdict's differences point at the edit: ``changed`` shares a content word with
+    some difference's claim or passage text (case-insensitive; whole words, so "in" is not "remain")."""
+    changed = _words(case.get("changed") or "")
+    return any(changed & _words(side or "") for difference in case.get("differences") or ()
+               for side in (difference.get("claim_text"), difference.get("passage_text")))
+
+
+def differences_name_changed(cases: Sequence[dict]) -> dict:
+    """Of the false claims with a recorded edit that were not badged supported, the share whose
+    verdict's differences name the changed word: can a reader see *what* is wrong."""
+    chosen = [c for c in cases if c["gold"] != "supported" and c.get("changed") and c["predicted"] != "supported"]
+    named = sum(map(names_changed, chosen))
+    return {"n": len(chosen), "named": named, "share": _share(named, len(chosen))}
+
+
+def _words(text: str) -> set[str]:
+    """Content words, case-folded: a shared "the" or "of" is no evidence that two spans name the same edit."""
+    words = (w.strip(".,-") for w in re.findall(r"[\w.,%$€£-]+", text.casefold()))
+    return {w for w in words if w and w not in _STOP}
+
+
+_STOP = frozenset(["a", "an", "the", "of", "in", "on", "at", "to", "and", "or", "by", "for", "is", "was", "are",
+                   "were", "be", "been", "it", "its", "as", "with", "from"])
 
 
 # ------------------------------------------------------------------ output

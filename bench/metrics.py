@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 SUPPORTED = "supported"
 
@@ -39,16 +39,30 @@ def false_supported_rate(gold: Sequence[str], predicted: Sequence[str], only: st
     return sum(is_supported(predicted[i]) for i in indices) / len(indices)
 
 
+def precision(gold: Sequence[str], predicted: Sequence[str]) -> float:
+    """Of the cases badged supported, the share labelled supported: how far a green badge can be trusted."""
+    badged = [g for g, p in zip(gold, predicted) if is_supported(p)]
+    return sum(map(is_supported, badged)) / len(badged) if badged else float("nan")
+
+
+def recall(gold: Sequence[str], predicted: Sequence[str]) -> float:
+    """Of the cases labelled supported, the share badged supported: what strictness costs."""
+    wanted = [p for g, p in zip(gold, predicted) if is_supported(g)]
+    return sum(map(is_supported, wanted)) / len(wanted) if wanted else float("nan")
+
+
 def bootstrap_interval(
-    gold: Sequence[str], predicted: Sequence[str], *, rounds: int = 1000, seed: int = 0, level: float = 0.95
+    gold: Sequence[str], predicted: Sequence[str], *, rounds: int = 1000, seed: int = 0, level: float = 0.95,
+    statistic: Callable[[Sequence[str], Sequence[str]], float] = balanced_accuracy,
 ) -> tuple[float, float]:
-    """Percentile bootstrap interval of balanced accuracy (cases resampled with replacement)."""
+    """Percentile bootstrap interval of ``statistic`` (default balanced accuracy; cases resampled with
+    replacement; resamples where it is undefined are left out)."""
     rng = random.Random(seed)
     n = len(gold)
     values = []
     for _ in range(rounds):
         sample = [rng.randrange(n) for _ in range(n)]
-        values.append(balanced_accuracy([gold[i] for i in sample], [predicted[i] for i in sample]))
+        values.append(statistic([gold[i] for i in sample], [predicted[i] for i in sample]))
     values = sorted(v for v in values if v == v)
     low = values[int((1 - level) / 2 * len(values))]
     high = values[min(len(values) - 1, int((1 + level) / 2 * len(values)))]

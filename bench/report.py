@@ -12,7 +12,9 @@ authored pages, true and false claims per kind); then the cross-fitted combiner
 (fitted on one dev set, tested on the other) and the cross-validated one (5 folds
 by page); then bench/speed.py. ``--quick`` runs 150 cases per dev set.
 ``--only contrast`` runs the contrast suite alone and replaces its section of
-bench/REPORT.md, leaving the rest as it was.
+bench/REPORT.md, leaving the rest as it was; ``--only trust`` does the same for the
+section "Trust: strict and balanced" (bench/trust.py: both verdict policies on the
+three contrast sets and the dev sets).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench import accuracy, contrast_suite, metrics
+from bench import accuracy, contrast_suite, metrics, trust
 from bench.cases import DATA, KINDS, SEED, load, perturb
 from bench.systems import SYSTEMS, Citemark, citemark_models
 
@@ -82,12 +84,16 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--model", help="the shipped model (default: what a fresh install resolves)")
     parser.add_argument("--skip-speed", action="store_true")
-    parser.add_argument("--only", choices=["contrast"], help="run only this part and replace its section of REPORT.md")
+    parser.add_argument("--only", choices=["contrast", "trust"], help="run only this part and replace its section of REPORT.md")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --only trust: rewrite the section from bench/out/trust.json without measuring again")
     args = parser.parse_args()
     limit = 150 if args.quick else None
     OUT.mkdir(parents=True, exist_ok=True)
     if args.only == "contrast":
         return only_contrast(args.model)
+    if args.only == "trust":
+        return only_trust(args.model, reuse=args.reuse)
     tables: dict[str, list[dict]] = {}
     for name, path in DATASETS.items():
         print(f"{name}…", flush=True)
@@ -144,18 +150,31 @@ def only_contrast(model: str | None) -> int:
     return 0
 
 
+def only_trust(model: str | None, reuse: bool = False) -> int:
+    """Measure both verdict policies (bench/trust.py), or with ``reuse`` read the last measurement, and
+    put the trust section into the REPORT.md there is, just before the cross-fit section."""
+    report = json.loads(trust.OUT.read_text()) if reuse else trust.run(model)
+    path = ROOT / "bench" / "REPORT.md"
+    text = path.read_text() if path.exists() else "# citemark accuracy and speed report\n"
+    path.write_text(splice_section(text, trust.markdown(report), TRUST_HEADING, CONTRAST_BEFORE))
+    print(trust.markdown(report))
+    print(f"wrote the trust section of {path.relative_to(ROOT)}")
+    return 0
+
+
 CONTRAST_HEADING = "## Contrast suite"
+TRUST_HEADING = "## Trust: strict and balanced"
 CONTRAST_BEFORE = "## Cross-fitted combiner"
 
 
-def splice_section(text: str, section: str) -> str:
-    """``text`` with its contrast section (from its heading to the next ``## ``) replaced by
-    ``section``; where it has none, put in before the cross-fit section, or at the end."""
+def splice_section(text: str, section: str, heading: str = CONTRAST_HEADING, before: str = CONTRAST_BEFORE) -> str:
+    """``text`` with its section under ``heading`` (from the heading to the next ``## ``) replaced by
+    ``section``; where it has none, put in before the section headed ``before``, or at the end."""
     lines = text.splitlines(keepends=True)
     new = section if section.endswith("\n") else section + "\n"
-    start = next((i for i, line in enumerate(lines) if line.startswith(CONTRAST_HEADING)), None)
+    start = next((i for i, line in enumerate(lines) if line.startswith(heading)), None)
     if start is None:
-        at = next((i for i, line in enumerate(lines) if line.startswith(CONTRAST_BEFORE)), None)
+        at = next((i for i, line in enumerate(lines) if line.startswith(before)), None)
         if at is None:
             return text.rstrip("\n") + "\n\n" + new
         return "".join(lines[:at]) + new + "\n" + "".join(lines[at:])

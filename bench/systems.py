@@ -27,6 +27,12 @@ class Prediction:
     evidence: str | None = None
     reason: str | None = None  # citemark's reason code ("entailed", "number_mismatch", …)
     entailment: float | None = None  # citemark: the quoted window's P(entailment); None without a model
+    differences: tuple[dict, ...] = ()  # citemark: where claim and quote part (types.Difference as dicts)
+    error: str | None = None  # the case could not be judged (label "error"): why
+
+
+#: The label of a case that could not be judged (bench/accuracy.py counts it apart).
+ERROR = "error"
 
 
 class Floor:
@@ -128,27 +134,35 @@ class ContextTrace:
 
 
 class Citemark:
-    """citemark through its engine: sources as text, or served as HTML pages on 127.0.0.1."""
+    """citemark through its engine: sources as text, or served as HTML pages on 127.0.0.1, under a
+    verdict ``policy`` (strict, the default, or balanced: settings.POLICIES)."""
 
     def __init__(self, model: str | None, mode: str = "text", concurrency: int = 16, combiner: dict | None = None,
-                 extractor: str = "auto") -> None:
+                 extractor: str = "auto", policy: str = "strict") -> None:
         from citemark.engine import Engine
         from citemark.scoring.calibrate import Combiner
         from citemark.settings import Settings
 
         settings = Settings(model=model, allow_private_network=True, retries=0, request_deadline=600.0,
-                            html_extractor=extractor)
+                            html_extractor=extractor, policy=policy)
         self.engine = Engine(settings, cache=None, combiner=Combiner.from_dict(combiner) if combiner else None)
         self.mode = mode
+        self.policy = policy
         self.concurrency = concurrency
-        self.name = f"citemark ({self.engine.model_name.split(' (')[0]}, {mode}{'/' + extractor if mode == 'served' else ''}{', combiner ' + combiner.get('fitted_on', '')[:20] if combiner else ''})"
+        self.name = (f"citemark ({self.engine.model_name.split(' (')[0]}, {mode}"
+                     f"{'/' + extractor if mode == 'served' else ''}, {policy}"
+                     f"{', combiner ' + combiner.get('fitted_on', '')[:20] if combiner else ''})")
         self.note = "" if self.engine.pack else "lexical-only: no model pack"
 
     def model(self) -> str:
         return self.engine.model_name
 
     async def predict(self, cases: list[Case], pages: Sequence[bytes] | None = None) -> list[Prediction]:
-        """``pages``: in served mode, the HTML to serve for each case (default: the case's text rendered)."""
+        """``pages``: in served mode, the HTML to serve for each case (default: the case's text rendered).
+        A case the engine refuses (an empty source) comes back labelled "error", so one bad case
+        never stops a run of a thousand."""
+        from citemark.errors import CitemarkError
+
         self.engine.warm_up()
         server = _PageServer(list(pages) if pages is not None else cases) if self.mode == "served" else None
         gate = asyncio.Semaphore(self.concurrency)
@@ -156,11 +170,15 @@ class Citemark:
         async def one(index: int, case: Case) -> Prediction:
             async with gate:
                 source = server.url(index) if server else source_text(case)
-                verdict = await self.engine.verify_claim(case.claim, source)
+                try:
+                    verdict = await self.engine.verify_claim(case.claim, source)
+                except CitemarkError as error:
+                    return Prediction(ERROR, error=f"{type(error).__name__}: {error}")
             scores = verdict.scores
             return Prediction(verdict.label.value, scores.support if scores else None,
                               verdict.evidence.quote if verdict.evidence else None, verdict.reason,
-                              scores.entailment if scores else None)
+                              scores.entailment if scores else None,
+                              tuple(d.to_dict() for d in verdict.differences))
 
         try:
             return list(await asyncio.gather(*(one(i, c) for i, c in enumerate(cases))))
