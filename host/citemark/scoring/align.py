@@ -290,6 +290,9 @@ def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, 
         occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
                                    if _matches(verb_unit, u, claim_figures, passage_figures)) if t is not None]
         for role in ("doer", "object"):
+            heads = [[t.doc[i] for i in _fillers(t, role)] for t in occurrences]
+            # "It was completed in 1889": a pronoun in the role stands for the subject named before it
+            by_pronoun = any(token.pos_ == "PRON" for filled in heads for token in filled)
             fillings = [[units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True)]
                         for t in occurrences]
             fillings = [[u for u in f if u is not None] for f in fillings]
@@ -299,8 +302,8 @@ def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, 
                 claim_unit = next((c for c, _ in pairs if c.start == filler.idx), None)
                 if claim_unit is None or filler.pos_ not in ("PROPN", "NOUN", "NUM") or claim_unit.start in found:
                     continue  # a pronoun, a skipped word, or a name the subject rule accounted for
-                if not fillings and filler.pos_ != "PROPN":
-                    continue  # a common word in a structure the parser did not read: not held against it
+                if not fillings and (filler.pos_ != "PROPN" or by_pronoun):
+                    continue  # a common word in a structure the parser did not read, or a pronoun for the name
                 if any(_matches(claim_unit, u, claim_figures, passage_figures) for filling in fillings for u in filling):
                     continue  # a name's role must be confirmed in the passage, not merely not contradicted
                 rival = next((u for u in fillings[0] if u.kind == "name"), None) if fillings else None
