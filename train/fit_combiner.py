@@ -167,9 +167,11 @@ def _code_stamp() -> str:
 
     package = HERE.parent / "host" / "citemark"
     digest = hashlib.sha1()
-    for name in ("features.py", "guards.py", "retrieve.py", "lexical.py", "segment.py", "binding.py", "quantities.py",
+    for name in ("features.py", "guards.py", "retrieve.py", "lexical.py", "segment.py", "binding", "quantities.py",
                  "comparisons.py", "relations.py", "tables.py"):
-        digest.update((package / "scoring" / name).read_bytes())
+        path = package / "scoring" / name
+        for file in sorted(path.glob("*.py")) if path.is_dir() else [path]:  # binding/ is a package
+            digest.update(file.read_bytes())
     digest.update((package / "verdict.py").read_bytes())
     return "-" + digest.hexdigest()[:8]
 

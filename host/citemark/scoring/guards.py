@@ -6,7 +6,7 @@ and cheap. Each number in the claim must appear in the source (values compared
 after normalising "1,200" / "1.2 thousand" / "twelve hundred" spellings, with a
 small tolerance for rounding); each name must appear in the source, and near the
 passage quoted as evidence (how near depends on whether it is the claim's subject).
-Presence is not enough: ``binding.py`` then reads whether the quoted passage
+Presence is not enough: ``binding`` then reads whether the quoted passage
 attaches those figures and names, and the claim's words, the way the claim does
 (negation scope, opposites, roles, figures of another subject); its findings
 travel in ``GuardResult.binding``.

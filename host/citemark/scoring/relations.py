@@ -1,6 +1,6 @@
 """Relations stated otherwise than by their verb: as nouns, converse verbs or the copula.
 
-The role-reversal check (``binding._reversals``) reads the parties of one verb: "A beat B"
+The role-reversal check (``binding.reversal.reversals``) reads the parties of one verb: "A beat B"
 against "B beat A". Pages often state the same relation another way: "the DX6 replaces the
 Duo D5" against the claim "the Duo D5 is the successor to the DX6"; "Marrick signed a
 £300 million loan from the Bank" against "Marrick lent £300 million to the Bank"; "the
