@@ -120,7 +120,8 @@ async def test_a_name_swapped_for_another_from_the_same_page_is_not_supported(se
         stated = await engine.verify_claim("Brandt won the single sculls at the 2015 national championships.", source)
         swapped = await engine.verify_claim("Brandt won the single sculls at the 2015 Hamburg championships.", source)
     assert stated.label is Label.SUPPORTED
-    assert (swapped.label, swapped.reason) == (Label.PARTIAL, "name_not_in_evidence")
+    # balanced: the name guard; strict (the default): the alignment, naming the same word
+    assert (swapped.label, swapped.reason) == (Label.PARTIAL, "not_matched")
     assert "Hamburg" in swapped.missing
 
 
