@@ -32,6 +32,7 @@ from pathlib import Path
 from bench import accuracy, contrast_suite, metrics
 from bench.cases import DATA, load
 from bench.systems import Citemark
+from citemark.verdict import STRICT_CONTRADICTION
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "trust.json"
@@ -265,10 +266,10 @@ def markdown(report: dict) -> str:
         f"`python -m bench.report --only trust` (bench/trust.py), shipped model only ({first}; balanced the same "
         "model under the earlier policy). Strict badges *supported* only when the alignment "
         "(`scoring/align.py`) accounts for every content unit of the claim in the quoted passage and the model's "
-        "P(contradiction) < 0.25; balanced is the earlier behaviour. Where the thresholds come from: strict's "
-        "0.25 was chosen on held-out training rows (`python -m train.fit_strict`, Youden's J); balanced's "
+        f"P(contradiction) < {STRICT_CONTRADICTION}; balanced is the earlier behaviour. Where the thresholds come from: strict's "
+        "threshold was chosen on the development contrast set (train/contrast_dev; see docs/verdicts.md); balanced's "
         "combiner and its 0.54 threshold were fitted for pack 1.2 on the pooled dev sets, so balanced's dev-set "
-        "numbers below are in-sample; strict fits nothing on the dev sets or on any contrast set.", "",
+        "numbers below are in-sample; strict fits nothing on the dev sets or on the two test contrast sets.", "",
         "Sets: `bench/contrast` and `bench/contrast_real` (tests: real public text, never run while it was "
         "written) served on 127.0.0.1 as a citation is fetched; `train/contrast_dev` (development material, all "
         "four parts) against the text citemark's extraction reads from each page. \"strict, no parser\": strict "
