@@ -173,6 +173,6 @@ def test_cli_pull_failure_exits_2_and_never_falls_back(hub, home):
     listing = subprocess.run([sys.executable, "-m", "citemark.cli", "model", "list"], capture_output=True, text=True,
                              env=env, timeout=60)
     assert "acme--tiny-nli" in listing.stdout
-    bad = subprocess.run([sys.executable, "-m", "citemark.cli", "verify", "--claim", "x", "--source", "y",
+    bad = subprocess.run([sys.executable, "-m", "citemark.cli", "verify", "--claim", "x", "--source-text", "y z",
                           "--model", "nonexistent"], capture_output=True, text=True, env=env, timeout=60)
     assert bad.returncode == 2 and "no model pack named" in bad.stderr
