@@ -122,9 +122,14 @@ def test_coverage_lists_uncited_factual_sentences():
 
 
 def _seconds(parse, text: str) -> float:
-    start = time.perf_counter()
-    parse(text)
-    return time.perf_counter() - start
+    """The best of three runs: one run on a loaded machine measures the machine, not the parser
+    (a CI run saw 0.67 s against a limit of 0.66 s while the same input takes 0.2 s alone)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        parse(text)
+        best = min(best, time.perf_counter() - start)
+    return best
 
 
 def test_twelve_thousand_markers_parse_in_linear_time():
