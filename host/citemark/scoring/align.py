@@ -367,17 +367,17 @@ def _units(text: str, figures: list[Quantity], parsed: _Parsed | None = None) ->
             kind, key = "word", stem(lower)
         token = parsed.token_at(start) if parsed is not None and kind == "word" else None
         units.append(Unit(word, start, end, kind, key, stem(token.lemma_.lower()) if token is not None else ""))
-    return _merge_figures(units)
+    return _merge_figures(units, text)
 
 
-def _merge_figures(units: list[Unit]) -> list[Unit]:
-    """One unit for each figure: "3.4 million people" is compared as one value, not three words."""
+def _merge_figures(units: list[Unit], text: str) -> list[Unit]:
+    """One unit for each figure, spelled as the text has it: "3.4 million people" is compared as one
+    value, not three words."""
     merged: list[Unit] = []
     for unit in units:
         if unit.kind == "figure" and merged and merged[-1].kind == "figure" and merged[-1].key == unit.key:
             last = merged[-1]
-            merged[-1] = Unit(f"{last.text}{' ' if unit.start > last.end else ''}{unit.text}", last.start, unit.end,
-                              "figure", unit.key)
+            merged[-1] = Unit(text[last.start : unit.end], last.start, unit.end, "figure", unit.key)
         else:
             merged.append(unit)
     return merged
