@@ -134,13 +134,18 @@ ALIGN_PASSAGE_CHARS = 6_000
 SUBJECT_CONTEXT_CHARS = 20_000
 
 
+def _aligned_span(index: EvidenceIndex, hit: Hit) -> tuple[int, int]:
+    """The text the alignment reads: the window with a sentence either side, or the window alone when
+    that is over ALIGN_PASSAGE_CHARS (``aligned`` and ``located`` must agree on it for the offsets)."""
+    start, end = _passage_span(index, hit)
+    return (start, end) if end - start <= ALIGN_PASSAGE_CHARS else (hit.window.start, hit.window.end)
+
+
 def aligned(claim: str, index: EvidenceIndex, hit: Hit) -> Alignment | None:
     """The claim aligned with the quoted window and a sentence either side; its subject may be named
     in the page's opening or the sentences around. None: a claim the alignment cannot read (another
     language), or a claim or passage too long to align."""
-    start, end = _passage_span(index, hit)
-    if end - start > ALIGN_PASSAGE_CHARS:
-        start, end = hit.window.start, hit.window.end
+    start, end = _aligned_span(index, hit)
     if not readable(claim) or len(claim) > ALIGN_CLAIM_CHARS or end - start > ALIGN_PASSAGE_CHARS:
         return None
     return align(claim, index.text[start:end], subject_context=nearby(index, hit)[:SUBJECT_CONTEXT_CHARS])
@@ -148,8 +153,7 @@ def aligned(claim: str, index: EvidenceIndex, hit: Hit) -> Alignment | None:
 
 def located(alignment: Alignment, index: EvidenceIndex, hit: Hit) -> tuple[Difference, ...]:
     """The alignment's differences with offsets in the claim and in the quote (``hit.text``)."""
-    start, end = _passage_span(index, hit)
-    shift = (start if end - start <= ALIGN_PASSAGE_CHARS else hit.window.start) - hit.window.start
+    shift = _aligned_span(index, hit)[0] - hit.window.start
     result = []
     for difference in alignment.differences:
         claim, passage = difference.claim, difference.passage
