@@ -285,7 +285,7 @@ def check_quotes(verdict: Verdict, document: Document) -> Verdict:
     from dataclasses import replace
 
     from citemark.scoring.judge import quote_at
-    from citemark.scoring.quotes import quoted_spans, snap_quote
+    from citemark.scoring.quotes import falsified_quote, quoted_spans, snap_quote
 
     if verdict.label in (Label.CONTRADICTED, Label.RETRACTED):
         return verdict
@@ -298,6 +298,8 @@ def check_quotes(verdict: Verdict, document: Document) -> Verdict:
         if snapped.found:
             assert snapped.start is not None and snapped.end is not None
             evidence = quote_at(snapped.start, snapped.end, document)
+            if (falsified := falsified_quote(verdict, anchor, evidence)) is not None:
+                return falsified
             nearest = f" The nearest passage reads “{snapped.quote}”."
         else:
             evidence, nearest = verdict.evidence, " No passage of the source is close to it."

@@ -218,3 +218,32 @@ def test_source_text_is_the_source_whatever_it_looks_like():
     citation = json.loads(result.stdout)["verdicts"][0]["citation"]
     assert not citation["url"] and "path" not in citation
     assert citemark("verify", "--claim", "Alpha.", "--source", "x", "--source-text", "y").returncode == 2
+
+
+#: 刑法 (Japan's Penal Code) article 36, as e-Gov prints it: the article number in kanji.
+PENAL_CODE_36 = "第三十六条 急迫不正の侵害に対して、自己又は他人の権利を防衛するため、やむを得ずにした行為は、罰しない。"
+
+
+def _verdict(claim: str, source_text: str) -> dict:
+    result = citemark("verify", "--claim", claim, "--source-text", source_text, "--json", "-q")
+    assert b"Traceback" not in result.stderr, result.stderr
+    return json.loads(result.stdout)["verdicts"][0]
+
+
+def test_a_statute_cited_with_digits_is_the_article_its_kanji_number_names():
+    """三十六 is 36: an exact quote of article 36 cited as 第36条 is no contradiction; as 第37条 it is."""
+    quote = "「急迫不正の侵害に対して、自己又は他人の権利を防衛するため、やむを得ずにした行為は、罰しない」"
+    right = _verdict(f"刑法第36条は{quote}と定める。", PENAL_CODE_36)
+    wrong = _verdict(f"刑法第37条は{quote}と定める。", PENAL_CODE_36)
+    assert right["verdict"] != "contradicted" and right["scores"]["number_mismatch"] is False, right
+    assert wrong["verdict"] == "contradicted", wrong
+
+
+def test_a_quotation_turned_into_its_opposite_is_contradicted_naming_both_words():
+    claim = "刑法第36条は「急迫不正の侵害に対して、自己又は他人の権利を防衛するため、やむを得ずにした行為は、必ず罰する」と定める。"
+    verdict = _verdict(claim, PENAL_CODE_36)
+    assert (verdict["verdict"], verdict["reason"]) == ("contradicted", "falsified_quote"), verdict
+    (difference,) = verdict["differences"]
+    assert claim[difference["claim_start"] : difference["claim_end"]] == "必ず罰する"
+    quote = verdict["evidence"]["quote"]
+    assert quote[difference["passage_start"] : difference["passage_end"]] == "罰しない"

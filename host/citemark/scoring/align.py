@@ -57,6 +57,8 @@ _NEGATIONS = frozenset(["not", "no", "never", "none", "nobody", "nothing", "neit
 #: Words that qualify the passage word after them: what the passage states is less, or other, than the bare word.
 _MODIFIERS = frozenset(
     ["not", "no", "never", "neither", "nor", "without", "hardly", "barely", "rarely", "seldom", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "penultimate", "runner", "may", "might", "could", "would", "planned", "plans", "plan", "proposed", "proposes", "expected", "intends", "intended", "aims", "hopes", "reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored", "partly", "partially", "entirely", "almost", "nearly", "largely", "mostly"])
+#: Modifiers that say who states a thing, not how much of it is so.
+_ATTRIBUTIONS = frozenset(["reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored"])
 #: How many words before a passage word its modifiers may stand ("not at run time": three).
 MODIFIER_REACH = 3
 _CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|[.!?](?:\s|$)|\s-\s|\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b", re.IGNORECASE)
@@ -123,6 +125,15 @@ class Alignment:
     @property
     def complete(self) -> bool:
         return not self.unmatched and not self.unmatched_modifiers
+
+    @property
+    def denies(self) -> bool:
+        """The passage states the claim, every unit accounted for, under a negation of its own ("did
+        not open in 1902"), attributed or not ("a survey claims … did not"): positive evidence of
+        the opposite, which a source that also supports the claim elsewhere gives as a conflict."""
+        left = [u.text.lower() for u in self.unmatched_modifiers]
+        negations = [w for w in left if w in _NEGATIONS]
+        return not self.unmatched and bool(negations) and all(w in _NEGATIONS or w in _ATTRIBUTIONS for w in left)
 
     @property
     def share(self) -> float:

@@ -15,6 +15,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from citemark.scoring import numerals
 from citemark.scoring.lexical import terms
 
 __all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in",
@@ -177,6 +178,7 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
         if named and named.group(1).lower() not in ("mid", "pre", "post", "late", "early"):
             continue  # "Kessler-42", "GR-2", "COVID-19": part of a name
         found.append(_quantity(match, text))
+    found += [_kanji_quantity(figure, text) for figure in numerals.figures(text)]
     fractions = [m.span() for m in _FRACTION.finditer(text)]
     for match in re.finditer(r"[^\W\d_]+", text):
         token = terms(match.group())[0] if terms(match.group()) else ""
@@ -330,6 +332,15 @@ def _word_quantity(token: str, match: re.Match[str], text: str) -> Quantity:
     following = _WORD_UNIT.match(text, match.end())
     noun = following.group(1).lower().removesuffix("s") if following else ""
     return Quantity(value, token, False, start, hedge=_hedge_before(text, start), end=match.end(), noun=noun)
+
+
+def _kanji_quantity(figure: numerals.KanjiFigure, text: str) -> Quantity:
+    """A figure in kanji (第三十六条, 二〇二四年), read as its digits would be: 第36条, 2024年."""
+    value, end = float(figure.value), figure.end
+    is_year = 1000 <= value <= 2100 and text[end : end + 1] == "年"
+    following = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
+    noun = following.group(1).lower().removesuffix("s") if following else ""
+    return Quantity(value, text[figure.start : end], is_year, figure.start, end=end, noun=noun)
 
 
 def _quantity(match: re.Match[str], text: str) -> Quantity:

@@ -64,6 +64,11 @@ for _pair in _PAIRS.split(";"):
             _OPPOSITE.setdefault(_form, set()).update(_a)
 
 
+def are_opposites(a: str, b: str) -> bool:
+    """Whether two words (as written, any inflection) are listed as opposites: "legal" / "illegal"."""
+    return b.lower() in _OPPOSITE.get(a.lower(), ())
+
+
 def opposite_pairs() -> list[tuple[str, str]]:
     """The opposite words as written ("rose", "fell"), for tools that make training rows."""
     return [(words[0], words[1]) for words in (pair.split() for pair in _PAIRS.split(";")) if len(words) == 2]
