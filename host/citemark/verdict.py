@@ -51,6 +51,7 @@ from citemark.errors import (
     SourceTooLarge,
     SourceUnreachable,
 )
+from citemark.scoring.align import Alignment
 from citemark.scoring.features import Measurement
 from citemark.settings import POLICIES
 from citemark.types import Label
@@ -86,7 +87,7 @@ class Decision:
 def decide(m: Measurement, policy: str = "strict") -> Decision:
     """Scores → verdict under ``policy``; pure, so its table of cases is tested directly."""
     balanced = _balanced(m)
-    return balanced if policy == "balanced" else _strict(m, balanced)
+    return _half_stated(m, balanced) if policy == "balanced" else _strict(m, balanced)
 
 
 #: Balanced findings that strict keeps as they are: positive evidence against the claim, or a figure
@@ -102,7 +103,7 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
         return balanced
     alignment = m.alignment
     about_it = balanced.label is not Label.UNSUPPORTED or m.coverage >= PARTIAL_COVERAGE or (
-        alignment is not None and alignment.share >= PARTIAL_COVERAGE)
+        alignment is not None and (alignment.share >= PARTIAL_COVERAGE or bool(alignment.stated_clauses)))
     if alignment is None:
         if not about_it:
             return balanced
@@ -121,7 +122,25 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
     if not about_it:
         return balanced
     unmatched = tuple(u.text for u in alignment.unmatched) + tuple(u.text for u in alignment.unmatched_modifiers)
-    return Decision(Label.PARTIAL, "not_matched", f"The passage does not say: {alignment.explanation()}.", unmatched)
+    return Decision(Label.PARTIAL, "not_matched", _stated_part(alignment) + f"The passage does not say: "
+                    f"{alignment.explanation()}.", unmatched)
+
+
+def _stated_part(alignment: Alignment) -> str:
+    """ "The passage states “…”. " for a compound claim whose one clause it states in full."""
+    return "".join(f"The passage states “{clause}”. " for clause in alignment.stated_clauses)
+
+
+def _half_stated(m: Measurement, decision: Decision) -> Decision:
+    """balanced: a compound claim found unsupported while the passage states one of its clauses in full
+    is partial, naming the half that is stated and the words of the other (never "unsupported" with
+    nothing missing)."""
+    alignment = m.alignment
+    if decision.reason not in ("not_found", "not_entailed") or alignment is None or not alignment.stated_clauses:
+        return decision
+    missing = tuple(u.text for u in alignment.unmatched)
+    return Decision(Label.PARTIAL, "partly_stated", _stated_part(alignment) + "It does not say: "
+                    f"{alignment.explanation()}.", missing)
 
 
 def _balanced(m: Measurement) -> Decision:

@@ -247,3 +247,15 @@ def test_a_quotation_turned_into_its_opposite_is_contradicted_naming_both_words(
     assert claim[difference["claim_start"] : difference["claim_end"]] == "必ず罰する"
     quote = verdict["evidence"]["quote"]
     assert quote[difference["passage_start"] : difference["passage_end"]] == "罰しない"
+
+
+@pytest.mark.parametrize("policy", ["strict", "balanced"])
+def test_a_half_supported_compound_claim_is_partial_and_names_both_halves(policy):
+    source = ("The museum opened in 1902 and holds 260,000 volumes. Its director said the collection is the finest "
+              "in the region. Admission is free on Sundays.")
+    result = citemark("verify", "--claim", "The museum holds 260,000 volumes, and its café serves breakfast every day.",
+                      "--source-text", source, "--json", "-q", "--policy", policy)
+    verdict = json.loads(result.stdout)["verdicts"][0]
+    assert verdict["verdict"] == "partial", verdict
+    assert "“The museum holds 260,000 volumes”" in verdict["explanation"]
+    assert {"café", "breakfast"} <= set(verdict["missing"]) and "volumes" not in verdict["missing"]

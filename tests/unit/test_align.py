@@ -94,3 +94,11 @@ def test_a_claim_in_another_language_is_not_read():
     assert not readable("Die Donau ist der zweitlängste Fluss Europas und fließt durch zehn Länder.")
     assert not readable("東京タワーは1958年に完成した。")
     assert readable("The Danube flows through ten countries.")
+
+
+def test_a_compound_claim_names_the_clause_the_passage_states_in_full():
+    page = "The museum opened in 1902 and holds 260,000 volumes. Admission is free on Sundays."
+    half = align("The museum holds 260,000 volumes, and its café serves breakfast every day.", page)
+    assert not half.complete and half.stated_clauses == ("The museum holds 260,000 volumes",)
+    assert align("The museum opened in 1902 and has a planetarium on its roof.", page).stated_clauses == ()
+    assert align("The museum holds 260,000 volumes, and admission is free on Sundays.", page).stated_clauses == ()

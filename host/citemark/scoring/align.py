@@ -121,6 +121,9 @@ class Alignment:
     differences: tuple[Difference, ...] = field(default=())
     relations_checked: bool = True  # False: no parser, so who did what to whom was not read
     participants: int = 0  # the claim's names and figures: what a relation binds
+    #: Clauses of a compound claim that the passage accounts for in full while another clause is not:
+    #: "The museum holds 260,000 volumes" of "…, and its café serves breakfast every day."
+    stated_clauses: tuple[str, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -205,7 +208,33 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
     # relations were read, or the claim is too far from complete for them to matter and a parser is there
     checked = claim_doc is not None or len(unmatched) > PARSE_GAP and parse.installed()
     return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
-                     differences, checked, participants)
+                     differences, checked, participants, _stated_clauses(claim, claim_units, unmatched))
+
+
+#: Where the clauses of a compound claim meet: "…, and its café…", "…; …", "…, but …", "… while …", and
+#: "… and the museum …" (an "and" before a new subject; "and has" joins two verbs of one subject).
+_CLAUSE_JOIN = re.compile(r"\s*(?:[;:]|,\s*(?:and|but|while|whereas|although|yet)\b|\s(?:while|whereas|although)\b|"
+                          r",?\s+and\s+(?=(?:it|its|he|she|they|their|his|her|the|this|that|these|those)\b))\s*",
+                          re.IGNORECASE)
+#: A clause counts as stated with at least this many units, and as not stated with at least MIN_CLAUSE_UNITS - 1.
+MIN_CLAUSE_UNITS = 3
+
+
+def _stated_clauses(claim: str, units: list[Unit], unmatched: list[Unit]) -> tuple[str, ...]:
+    """The clauses of a compound claim whose every unit is accounted for, when another clause of it has
+    units that are not: what a half-supported claim's verdict names as the half that is stated."""
+    if not unmatched:
+        return ()
+    bounds = [0, *(at for m in _CLAUSE_JOIN.finditer(claim) for at in (m.start(), m.end())), len(claim)]
+    missing = {u.start for u in unmatched}
+    stated, unstated = [], False
+    for start, end in zip(bounds[::2], bounds[1::2], strict=True):
+        inside = [u for u in units if start <= u.start < end and u.kind != "negation"]
+        left = sum(u.start in missing for u in inside)
+        if not left and len(inside) >= MIN_CLAUSE_UNITS:
+            stated.append(claim[start:end].strip(" ,.;:"))
+        unstated |= left >= MIN_CLAUSE_UNITS - 1
+    return tuple(stated) if unstated else ()
 
 
 #: Units a stem-only alignment may leave unaccounted for and still be parsed (lemmas may account for them).
