@@ -19,6 +19,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from citemark import __version__
@@ -127,10 +128,10 @@ def _parser() -> argparse.ArgumentParser:
     _add_refs(commands)
 
     _batch_parser(commands)
-    for name, help_text, module in _DOORS:
+    for name, help_text, module, arguments in _DOORS:
         door = commands.add_parser(name, help=help_text)
         door.set_defaults(handler=_door(module, name))
-        _door_arguments(name, door)
+        arguments(door)
     return parser
 
 
@@ -452,14 +453,78 @@ def _batch_parser(commands: argparse._SubParsersAction) -> None:
 
 # ---------------------------------------------------------------- the other doors
 
-#: Subcommands served by their own modules: (name, help, module with ``run(args)``).
-_DOORS: list[tuple[str, str, str]] = [
-    ("host", "serve the browser extension over native messaging (browsers start this)", "citemark.native"),
-    ("mcp", "serve MCP on stdio for desktop agents", "citemark.mcpserver"),
-    ("install", "register the native host with browsers", "citemark.install"),
-    ("uninstall", "remove what install registered", "citemark.install"),
-    ("doctor", "prove each browser can start the host; check the model and cache", "citemark.doctor"),
-    ("auth", "credentials for sources that need your own access (kept in the OS keyring)", "citemark.cli_auth"),
+
+def _host_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("origin", nargs="?", help="chrome-extension://ID/ (Chromium) or the manifest path (Firefox)")
+    parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """``mcp``: everything it needs comes from the settings."""
+
+
+def _browser_arguments(parser: argparse.ArgumentParser, *, default: str) -> None:
+    parser.add_argument("--browser", action="append",
+                        choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
+                        help=f"repeatable; default: {default}")
+    parser.add_argument("--user-data-dir", type=Path, metavar="DIR",
+                        help="a Chromium browser started with --user-data-dir DIR (default browser: chromium)")
+
+
+def _scope_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
+    parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
+
+
+def _install_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(install_command="install")
+    _scope_arguments(parser)
+    _browser_arguments(parser, default="the browsers found for this user")
+    parser.add_argument("--extension-id", action="append", help="also allow this Chromium extension id")
+
+
+def _uninstall_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(install_command="uninstall")
+    _scope_arguments(parser)
+    _browser_arguments(parser, default="the browsers found for this user")
+
+
+def _doctor_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(install_command="doctor")  # it reads the user and the system folders alike, as browsers do
+    _browser_arguments(parser, default="every browser")
+    parser.add_argument("--extension-id", action="append", help="check that this Chromium extension id is allowed")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _auth_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
+    setting = actions.add_parser("set", help="store a credential for one host (asks for the value)")
+    setting.add_argument("host")
+    kind = setting.add_mutually_exclusive_group()
+    kind.add_argument("--header", default="Authorization", help="header to send (default: Authorization)")
+    kind.add_argument("--cookie", action="store_true", help="send the value as the Cookie header")
+    setting.add_argument("--value-from-stdin", action="store_true", help="read the value from stdin, not a prompt")
+    setting.add_argument("--share", action="append", choices=["page", "agent"],
+                         help="also send it for requests from web pages (the extension) or agents (MCP); "
+                              "default: the CLI only")
+    actions.add_parser("list", help="hosts with a stored credential (values are never shown)")
+    removing = actions.add_parser("remove", help="delete the credential of a host")
+    removing.add_argument("host")
+
+
+Arguments = Callable[[argparse.ArgumentParser], None]
+
+#: Subcommands served by their own modules: (name, help, module with ``run(args)``, the door's arguments).
+_DOORS: list[tuple[str, str, str, Arguments]] = [
+    ("host", "serve the browser extension over native messaging (browsers start this)", "citemark.native",
+     _host_arguments),
+    ("mcp", "serve MCP on stdio for desktop agents", "citemark.mcpserver", _no_arguments),
+    ("install", "register the native host with browsers", "citemark.install", _install_arguments),
+    ("uninstall", "remove what install registered", "citemark.install", _uninstall_arguments),
+    ("doctor", "prove each browser can start the host; check the model and cache", "citemark.doctor",
+     _doctor_arguments),
+    ("auth", "credentials for sources that need your own access (kept in the OS keyring)", "citemark.cli_auth",
+     _auth_arguments),
 ]
 
 
@@ -470,42 +535,6 @@ def _door(module: str, name: str):  # noqa: ANN202
         return int(importlib.import_module(module).run(args) or 0)
 
     return handler
-
-
-def _door_arguments(name: str, parser: argparse.ArgumentParser) -> None:
-    """Arguments of the subcommands that live in other modules."""
-    if name == "host":
-        parser.add_argument("origin", nargs="?", help="chrome-extension://ID/ (Chromium) or the manifest path (Firefox)")
-        parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
-    elif name in ("install", "uninstall", "doctor"):
-        parser.set_defaults(install_command=name)
-        if name != "doctor":  # doctor reads the user and the system folders alike, as browsers do
-            parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
-            parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
-        parser.add_argument("--browser", action="append",
-                            choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
-                            help="repeatable; default: " + ("every browser" if name == "doctor" else "the browsers found for this user"))
-        parser.add_argument("--user-data-dir", type=Path, metavar="DIR",
-                            help="a Chromium browser started with --user-data-dir DIR (default browser: chromium)")
-        if name == "install":
-            parser.add_argument("--extension-id", action="append", help="also allow this Chromium extension id")
-        if name == "doctor":
-            parser.add_argument("--extension-id", action="append", help="check that this Chromium extension id is allowed")
-            parser.add_argument("--json", action="store_true", help="machine-readable output")
-    elif name == "auth":
-        actions = parser.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
-        setting = actions.add_parser("set", help="store a credential for one host (asks for the value)")
-        setting.add_argument("host")
-        kind = setting.add_mutually_exclusive_group()
-        kind.add_argument("--header", default="Authorization", help="header to send (default: Authorization)")
-        kind.add_argument("--cookie", action="store_true", help="send the value as the Cookie header")
-        setting.add_argument("--value-from-stdin", action="store_true", help="read the value from stdin, not a prompt")
-        setting.add_argument("--share", action="append", choices=["page", "agent"],
-                             help="also send it for requests from web pages (the extension) or agents (MCP); "
-                                  "default: the CLI only")
-        actions.add_parser("list", help="hosts with a stored credential (values are never shown)")
-        removing = actions.add_parser("remove", help="delete the credential of a host")
-        removing.add_argument("host")
 
 
 if __name__ == "__main__":
