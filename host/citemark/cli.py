@@ -303,10 +303,12 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
     refs = commands.add_parser(
         "refs", help="check that a bibliography's references exist (Crossref, arXiv, OpenAlex)",
         description="Check each reference of a BibTeX file, a Markdown or plain References list, or LaTeX "
-                    "\\bibitems, or the reference list of a paper's PDF: exists, mismatch, not_found, retracted or "
-                    "unverifiable, and a grade for the list. Only each reference's DOI, arXiv id, or title and first "
-                    "author is sent to the services, never anything else.")
-    refs.add_argument("file", help="bibliography file (text or PDF), or - for standard input")
+                    "\\bibitems, or the reference list of a paper's PDF, or of a paper named by its DOI or arXiv id: "
+                    "exists, mismatch, not_found, retracted or unverifiable, and a grade for the list. Only each "
+                    "reference's DOI, arXiv id, or title and first author is sent to the services (and, for a paper "
+                    "named by id, that id), never anything else.")
+    refs.add_argument("file", help="bibliography file (text or PDF), - for standard input, or a paper's DOI or arXiv "
+                                   "id (its own reference list; an existing file of that name wins)")
     refs.add_argument("--format", choices=["bibtex", "latex", "list"], help="default: detect")
     refs.add_argument("--json", action="store_true", help="print the JSON report")
     refs.add_argument("--strict", action="store_true", help="also fail when a reference could not be checked")
@@ -320,11 +322,16 @@ def _refs(args: argparse.Namespace) -> int:
     or when none could be checked (nothing is concluded from silence, not even "passed")."""
     from citemark.scholarly.bibfile import bibliography_text
     from citemark.scholarly.checker import Status, check_bibliography
+    from citemark.scholarly.paperrefs import check_paper, paper_id
 
     settings = Settings.load()
-    limit = max(settings.max_answer_chars * 4, settings.max_body_bytes)  # a text bibliography, or a paper's PDF
-    text = bibliography_text(_read_bytes(args.file, limit), args.file, max_pages=settings.max_pdf_pages)
-    report = asyncio.run(check_bibliography(text, settings, fmt=args.format, cache=not args.no_cache))
+    paper = paper_id(args.file) if args.file != "-" and not os.path.lexists(args.file) else None  # a file wins
+    if paper is not None:
+        report = asyncio.run(check_paper(paper, settings, cache=not args.no_cache))
+    else:
+        limit = max(settings.max_answer_chars * 4, settings.max_body_bytes)  # a text bibliography, or a paper's PDF
+        text = bibliography_text(_read_bytes(args.file, limit), args.file, max_pages=settings.max_pdf_pages)
+        report = asyncio.run(check_bibliography(text, settings, fmt=args.format, cache=not args.no_cache))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
