@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from citemark import __version__
+from citemark.asks import MAX_TOP_K, Asks
 from citemark.doors import DEFAULT_THRESHOLD
 from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import POLICIES, Settings
@@ -94,6 +95,19 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--model", help="model pack name or folder; 'none' for lexical-only")
     verify.add_argument("--page-url", help="base URL for relative links in an HTML answer")
     verify.add_argument("--no-cache", action="store_true", help="neither read nor write the source cache")
+    _cache_dir_argument(verify)
+    verify.add_argument("--top-k", type=int, default=1, metavar="N",
+                        help=f"show up to N ranked evidence passages per verdict (1-{MAX_TOP_K}; default 1: the "
+                             "deciding passage alone)")
+    verify.add_argument("--valid-only", action="store_true",
+                        help="list only the citations that pass (supported), and say how many were left out; "
+                             "the exit code still judges them all")
+    verify.add_argument("--expect-sha256", metavar="HEX",
+                        help="the SHA-256 the source's text should have (source_sha256 of an earlier report): "
+                             "a source whose text differs is unverifiable, reason source_changed")
+    verify.add_argument("--support-threshold", type=float, metavar="F",
+                        help="raise the bar (0-1): a supported verdict whose support score is below F becomes "
+                             "partial; it never makes anything supported")
     verify.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     verify.add_argument("-v", "--verbose", action="store_true")
     verify.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks of internal errors")
@@ -121,8 +135,10 @@ def _parser() -> argparse.ArgumentParser:
     cache = commands.add_parser("cache", help="the source cache")
     cache_commands = cache.add_subparsers(metavar="ACTION")
     stats = cache_commands.add_parser("stats", help="where it is and how big")
+    _cache_dir_argument(stats)
     stats.set_defaults(handler=_cache_stats)
     clear = cache_commands.add_parser("clear", help="delete every cached source")
+    _cache_dir_argument(clear)
     clear.set_defaults(handler=_cache_clear)
 
     _add_refs(commands)
@@ -140,12 +156,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _verify(args: argparse.Namespace) -> int:
     from citemark.answer import parse_answer
-    from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, verification_passed
+    from citemark.doors import EngineSlot, cache_dir, check_answer_size, collect, one_claim, verification_passed
     from citemark.report import to_markdown, to_terminal
     from citemark.sources.localfiles import LocalFilePolicy
     from citemark.types import ParsedAnswer, Report
 
-    settings = Settings.load(model=args.model, policy=args.policy)
+    settings = Settings.load(model=args.model, policy=args.policy,
+                             cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
     if args.claim is None and args.file is None:
         raise InputError("give an answer FILE (or - for stdin), or --claim TEXT --source URL_OR_PATH")
     if args.source is not None and args.source_text is not None:
@@ -155,6 +172,8 @@ def _verify(args: argparse.Namespace) -> int:
         raise InputError("--claim and --source (or --source-text) go together")
     if not 0 <= args.threshold <= 1:
         raise InputError("--threshold is a share between 0 and 1")
+    asks = Asks(top_k=args.top_k, expect_sha256=args.expect_sha256, support_threshold=args.support_threshold,
+                valid_only=args.valid_only)
     url_map = _read_url_map(args.url_map) if args.url_map else None
     if args.claim is not None:
         if args.source_text is not None:
@@ -180,7 +199,8 @@ def _verify(args: argparse.Namespace) -> int:
         try:
             engine = await slot.get()
             progress = _Progress(parsed.citation_count, enabled=not args.quiet and not args.json)
-            report = await collect(engine, parsed, local_files=local_files, on_verdict=progress.step, coverage=coverage)
+            report = await collect(engine, parsed, local_files=local_files, on_verdict=progress.step, coverage=coverage,
+                                   asks=asks)
             progress.done()
             return report
         finally:
@@ -313,6 +333,7 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
     refs.add_argument("--json", action="store_true", help="print the JSON report")
     refs.add_argument("--strict", action="store_true", help="also fail when a reference could not be checked")
     refs.add_argument("--no-cache", action="store_true", help="neither read nor write cached records")
+    _cache_dir_argument(refs)
     refs.add_argument("-v", "--verbose", action="store_true")
     refs.set_defaults(handler=_refs)
 
@@ -320,11 +341,12 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
 def _refs(args: argparse.Namespace) -> int:
     """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted,
     or when none could be checked (nothing is concluded from silence, not even "passed")."""
+    from citemark.doors import cache_dir
     from citemark.scholarly.bibfile import bibliography_text
     from citemark.scholarly.checker import Status, check_bibliography
     from citemark.scholarly.paperrefs import check_paper, paper_id
 
-    settings = Settings.load()
+    settings = Settings.load(cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
     paper = paper_id(args.file) if args.file != "-" and not os.path.lexists(args.file) else None  # a file wins
     if paper is not None:
         report = asyncio.run(check_paper(paper, settings, cache=not args.no_cache))
@@ -407,10 +429,21 @@ def _model_pull(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cache_dir_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="keep the fetch cache in DIR (default: the cache_dir setting)")
+
+
+def _cache_settings(args: argparse.Namespace) -> Settings:
+    from citemark.doors import cache_dir
+
+    return Settings.load(cache_dir=cache_dir(args.cache_dir))
+
+
 def _cache_stats(args: argparse.Namespace) -> int:
     from citemark.sources.cache import SourceCache
 
-    settings = Settings.load()
+    settings = _cache_settings(args)
     cache = SourceCache(settings.cache_dir / "sources.sqlite3")
     print(json.dumps(cache.stats(), indent=2))
     return EXIT_OK
@@ -419,7 +452,7 @@ def _cache_stats(args: argparse.Namespace) -> int:
 def _cache_clear(args: argparse.Namespace) -> int:
     from citemark.sources.cache import SourceCache
 
-    cache = SourceCache(Settings.load().cache_dir / "sources.sqlite3")
+    cache = SourceCache(_cache_settings(args).cache_dir / "sources.sqlite3")
     cache.clear()
     _clear_scholarly_records(cache.path)
     print("source cache cleared")
@@ -448,6 +481,7 @@ def _batch_parser(commands: argparse._SubParsersAction) -> None:
                        help="the verdict policy (default strict); a batch resumes only under the policy it began with")
     batch.add_argument("--concurrency", type=int, default=16, metavar="N", help="answers verified at once (default 16)")
     batch.add_argument("--no-cache", action="store_true", help="use a temporary source cache, not the shared one")
+    _cache_dir_argument(batch)
     batch.add_argument("--allow-dir", action="append", type=Path, metavar="DIR",
                        help="also read local files the answers cite under DIR (default: only the input file's folder)")
     batch.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster: auto, ray://HOST:10001, HOST:6379 or local")

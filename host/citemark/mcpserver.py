@@ -35,6 +35,7 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, model_validator
 
 from citemark import __version__
+from citemark.asks import Asks
 from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, serve_then_exit
 from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
@@ -88,6 +89,7 @@ class VerdictOut(BaseModel):
     source_sha256: str | None = Field(None, description="SHA-256 of the extracted source text that was judged")
     quotes: list[EvidenceOut] = Field([], description="for reason 'conflicting': the passage saying the opposite")
     differences: list[DifferenceOut] = Field([], description="for partial, contradicted and unsupported: where the claim and the quote part")
+    passages: list[EvidenceOut] = Field([], description="with top_k > 1: the best-ranked passages, the deciding one first")
 
 
 class UnresolvedOut(BaseModel):
@@ -112,6 +114,20 @@ class CoverageOut(BaseModel):
     uncited: list[str] = Field(description="factual sentences that carry no citation")
 
 
+class SourceUseOut(BaseModel):
+    source: str
+    claims: int = Field(description="claims that cite this source")
+    citations: int
+
+
+class SourceReuseOut(BaseModel):
+    sources: int = Field(description="distinct sources cited")
+    citations: int
+    by_source: list[SourceUseOut] = Field(description="most-cited first")
+    most_cited: str | None = None
+    most_cited_share: float | None = Field(None, description="share of the citations that rest on the most-cited source")
+
+
 class VerifyResult(BaseModel):
     verdicts: list[VerdictOut]
     unresolved: list[UnresolvedOut] = []
@@ -119,6 +135,8 @@ class VerifyResult(BaseModel):
     model: str = Field(description="the model that judged, or 'none (lexical-only ...)'")
     policy: str = Field("strict", description="the verdict policy that judged: strict or balanced")
     pack_version: str | None = Field(None, description="the model pack's version (None: lexical-only)")
+    source_reuse: SourceReuseOut
+    dropped: int | None = Field(None, description="with valid_citations_only: the citations that did not pass, left out")
     coverage: CoverageOut | None = None
 
 
@@ -264,7 +282,8 @@ def _strict(name: str, model: type[BaseModel]) -> type[BaseModel]:
     return Strict
 
 
-async def _verify(parsed: Any, ctx: Context, detail: str, coverage: bool, policy: str | None) -> VerifyResult:
+async def _verify(parsed: Any, ctx: Context, detail: str, coverage: bool, policy: str | None,
+                  asks: Asks) -> VerifyResult:
     door = _door(ctx)
     engine = await door.engines.get()
     total = parsed.citation_count
@@ -277,7 +296,7 @@ async def _verify(parsed: Any, ctx: Context, detail: str, coverage: bool, policy
         await ctx.report_progress(done, total, f"{verdict.label.value}: {verdict.claim[:60]}")
 
     report = await collect(engine, parsed, local_files=door.local_files, on_verdict=step, coverage=coverage,
-                           policy=policy)
+                           policy=policy, asks=asks)
     data = report.to_dict()
     if detail != "full":
         for verdict in data["verdicts"]:
@@ -290,7 +309,8 @@ async def verify_answer(
     answer: str, ctx: Context, format: Literal["markdown", "html", "json"] | None = None,
     page_url: str | None = None, sources: dict[str, str] | None = None,
     detail: Literal["compact", "full"] = "compact", coverage: bool = True,
-    policy: Literal["strict", "balanced"] | None = None,
+    policy: Literal["strict", "balanced"] | None = None, top_k: int = 1, valid_citations_only: bool = False,
+    expect_sha256: str | None = None, support_threshold: float | None = None,
 ) -> VerifyResult:
     """Check every citation of an answer against its source.
 
@@ -306,12 +326,20 @@ async def verify_answer(
     ``detail="full"`` adds the scores; ``coverage`` lists uncited factual
     sentences. ``policy``: "strict" (the default: supported only when every
     part of the claim is accounted for in the quoted passage) or "balanced"
-    (more recall, less precision).
+    (more recall, less precision). ``top_k`` (1-10): up to that many ranked
+    evidence passages per verdict (``passages``). ``valid_citations_only``:
+    list only the citations that pass (supported); ``dropped`` counts the rest.
+    ``expect_sha256``: the SHA-256 the source text should have; a source whose
+    text differs is unverifiable (reason source_changed).
+    ``support_threshold`` (0-1) only raises the bar: a supported verdict whose
+    support score is below it becomes partial (below_support_threshold).
     """
     from citemark.answer import parse_answer
 
     settings = _door(ctx).settings
     try:
+        asks = Asks(top_k=top_k, expect_sha256=expect_sha256, support_threshold=support_threshold,
+                    valid_only=valid_citations_only)
         check_answer_size(answer, settings)
         if not answer.strip():
             raise InputError("the answer is empty")
@@ -320,25 +348,29 @@ async def verify_answer(
         parsed = await asyncio.to_thread(parse_answer, answer, format, page_url=page_url, sources=sources)
     except CitemarkError as error:
         raise _tool_error(error) from None
-    return await _verify(parsed, ctx, detail, coverage, policy)
+    return await _verify(parsed, ctx, detail, coverage, policy, asks)
 
 
 @_tool("Verify claims against sources")
 async def verify_claims(
     claims: list[ClaimInput], ctx: Context, detail: Literal["compact", "full"] = "compact",
-    policy: Literal["strict", "balanced"] | None = None,
+    policy: Literal["strict", "balanced"] | None = None, top_k: int = 1, valid_citations_only: bool = False,
+    expect_sha256: str | None = None, support_threshold: float | None = None,
 ) -> VerifyResult:
     """Check each {claim, source} pair: does the source state the claim?
 
     ``source`` is an http(s) URL (fetched; public addresses only), a DOI or
     arXiv id (read as the PDF's full text), a local path inside the folders
     the user allowed, or the source text itself. Returns one verdict per
-    pair with the evidence quote. ``policy`` as for verify_answer.
+    pair with the evidence quote. ``policy``, ``top_k``, ``valid_citations_only``,
+    ``expect_sha256`` and ``support_threshold`` as for verify_answer.
     """
     from citemark.types import ParsedAnswer
 
     settings = _door(ctx).settings
     try:
+        asks = Asks(top_k=top_k, expect_sha256=expect_sha256, support_threshold=support_threshold,
+                    valid_only=valid_citations_only)
         if not claims:
             raise InputError("give at least one {claim, source} pair")
         if len(claims) > settings.max_citations:
@@ -353,7 +385,7 @@ async def verify_claims(
         )
     except CitemarkError as error:
         raise _tool_error(error) from None
-    return await _verify(parsed, ctx, detail, coverage=False, policy=policy)
+    return await _verify(parsed, ctx, detail, coverage=False, policy=policy, asks=asks)
 
 
 @_tool("Check a source")
