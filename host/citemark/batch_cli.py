@@ -21,6 +21,7 @@ from typing import Any, TextIO
 
 from citemark.batch import run_batch
 from citemark.batch_results import BatchSummary
+from citemark.doors import cache_dir
 from citemark.errors import AnswerFormatError, InputError
 from citemark.report import GLYPHS
 from citemark.settings import Settings
@@ -48,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--ray-actors must be at least 1")
     if args.ray is None and args.ray_actors is not None:
         raise InputError("--ray-actors goes with --ray")
-    settings = Settings.load(model=args.model, policy=getattr(args, "policy", None))
+    settings = Settings.load(model=args.model, policy=getattr(args, "policy", None),
+                             cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
     summary = BatchSummary()
     total = _count_lines(args.input)
     progress = BatchProgress(summary, total, stream=sys.stderr, enabled=not args.quiet)

@@ -8,7 +8,8 @@
   after each one (progress bars, MCP progress, native ``verdict`` messages);
 - ``one_claim``: a claim and one source string as a one-claim answer; what the
   source *is* is decided by ``sources.classify`` alone;
-- ``check_answer_size``: the size limit every door applies before parsing.
+- ``check_answer_size``: the size limit every door applies before parsing;
+- ``cache_dir``: a ``--cache-dir`` checked before anything is fetched or written.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from citemark.asks import Asks
 from citemark.errors import AnswerTooLargeError, InputError
 from citemark.settings import Settings
 from citemark.sources.classify import citation_for
@@ -30,8 +32,8 @@ from citemark.types import Citation, Claim, Label, ParsedAnswer, Report, Verdict
 if TYPE_CHECKING:
     from citemark.engine import Engine
 
-__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "answer_passed", "check_answer_size", "collect", "one_claim", "serve_then_exit",
-           "verification_passed"]
+__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "answer_passed", "cache_dir", "check_answer_size", "collect", "one_claim",
+           "serve_then_exit", "verification_passed"]
 
 OnVerdict = Callable[[Verdict], Awaitable[None] | None]
 
@@ -73,13 +75,14 @@ async def collect(
     on_verdict: OnVerdict | None = None,
     coverage: bool = False,
     policy: str | None = None,
+    asks: Asks = Asks(),
 ) -> Report:
     """Every verdict of ``parsed`` in one Report (with citation coverage when asked), under ``policy``
-    (default: the engine's settings)."""
+    (default: the engine's settings) and what the request ``asks``."""
     report = Report(unresolved=list(parsed.unresolved), model=engine.model_name, policy=policy or engine.settings.policy,
-                    pack_version=engine.pack_version,
+                    pack_version=engine.pack_version, valid_only=asks.valid_only,
                     coverage=parsed.coverage() if coverage else None)
-    async for verdict in engine.verify(parsed, local_files=local_files, policy=report.policy):
+    async for verdict in engine.verify(parsed, local_files=local_files, policy=report.policy, asks=asks):
         report.verdicts.append(verdict)
         if on_verdict is not None:
             pending = on_verdict(verdict)
@@ -111,6 +114,19 @@ def check_answer_size(content: str, settings: Settings, what: str = "answer") ->
         raise AnswerTooLargeError(f"{what} of {len(content):,} characters is over the {settings.max_answer_chars:,} limit")
 
 
+def cache_dir(value: Path | None, *, no_cache: bool = False) -> Path | None:
+    """``--cache-dir DIR``: where the fetch cache lives (created when missing). A file there is an input
+    error, as is asking for a cache folder and no cache at once; None leaves the settings' folder."""
+    if value is None:
+        return None
+    if no_cache:
+        raise InputError("--cache-dir and --no-cache contradict each other: give one")
+    folder = value.expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--cache-dir {value} is a file, not a folder")
+    return folder
+
+
 #: ``verify`` passes only when at least this share of citations is supported (citesure's gate); ``batch``
 #: counts an answer as passed by the same gate, so the two never disagree.
 DEFAULT_THRESHOLD = 0.8
@@ -131,7 +147,7 @@ def answer_passed(labels: list[str], *, unresolved: bool = False, threshold: flo
     contradicted or retracted, and a pass rate of at least ``threshold``; ``strict``
     also needs every citation supported and every marker resolved.
 
-    The pass rate is supported citations over all, under either policy: a gate passes
+    The pass rate is passing (``Label.passes``: supported) citations over all, under either policy: a gate passes
     what citemark stands behind. Under ``strict`` (the default) fewer citations are
     supported, since a partial may be a paraphrase or a swapped name alike; a CI job
     that wants the recall of the earlier policy runs ``--policy balanced``.
@@ -142,10 +158,11 @@ def answer_passed(labels: list[str], *, unresolved: bool = False, threshold: flo
         return False, "no cited source could be read"
     if Label.CONTRADICTED.value in labels or Label.RETRACTED.value in labels:
         return False, "a citation is contradicted or retracted"
-    rate = round(labels.count(Label.SUPPORTED.value) / len(labels), 4)
+    passing = sum(Label(label).passes for label in labels)
+    rate = round(passing / len(labels), 4)
     if rate < threshold:
         return False, f"pass rate {rate:.2f} is below the threshold {threshold:.2f}"
-    if strict and (labels.count(Label.SUPPORTED.value) != len(labels) or unresolved):
+    if strict and (passing != len(labels) or unresolved):
         return False, "--strict: not every citation is supported and resolved"
     return True, "passed"
 

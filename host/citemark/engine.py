@@ -16,11 +16,13 @@ import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
 
 from citemark.answer import parse_answer
+from citemark.asks import Asks
 from citemark.errors import CitemarkError, InputError
 from citemark.models import registry
 from citemark.models.pack import ModelPack
@@ -30,6 +32,7 @@ from citemark.scoring import parse
 from citemark.scoring.calibrate import Combiner, load_default
 from citemark.scoring.judge import judge
 from citemark.scoring.nli import BatchingScorer, Scorer
+from citemark.scoring.passages import ranked_passages
 from citemark.scoring.retrieve import EvidenceIndex
 from citemark.settings import POLICIES, Settings
 from citemark.sources.cache import SourceCache
@@ -38,7 +41,7 @@ from citemark.sources.fetch import CredentialLookup, Fetcher
 from citemark.sources.loader import LocalFilePolicy, SourceLoader
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Claim, Document, Label, ParsedAnswer, Report, Verdict
-from citemark.verdict import Decision, decide_failure
+from citemark.verdict import Decision, answer_asks, decide_failure
 
 __all__ = ["Engine"]
 
@@ -134,13 +137,14 @@ class Engine:
         sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
         policy: str | None = None,
+        asks: Asks = Asks(),
     ) -> Report:
         """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map."""
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
                                                                               sources=sources)
         report = Report(unresolved=list(parsed.unresolved), model=self.model_name, policy=policy or self.settings.policy,
-                        pack_version=self.pack_version)
-        async for verdict in self.verify(parsed, local_files=local_files, policy=report.policy):
+                        pack_version=self.pack_version, valid_only=asks.valid_only)
+        async for verdict in self.verify(parsed, local_files=local_files, policy=report.policy, asks=asks):
             report.verdicts.append(verdict)
         return report
 
@@ -153,9 +157,11 @@ class Engine:
         sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
         policy: str | None = None,
+        asks: Asks = Asks(),
     ) -> AsyncIterator[Verdict]:
         """Yield one Verdict per (claim, citation), in the order they are ready (``sources``: a url_map;
-        ``policy``: the verdict policy, default the settings')."""
+        ``policy``: the verdict policy, default the settings'; ``asks``: top_k passages, an expected text
+        hash, a raised support bar)."""
         policy = policy or self.settings.policy
         if policy not in POLICIES:
             raise InputError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
@@ -176,7 +182,7 @@ class Engine:
                 key = _source_key(citation)
                 if key not in loads:
                     loads[key] = asyncio.ensure_future(self.loader.load(citation, local_files))
-                job = asyncio.ensure_future(self._judge(claim, citation, loads[key], policy))
+                job = asyncio.ensure_future(self._judge(claim, citation, loads[key], policy, asks))
                 jobs[job] = (claim, citation)
         # Every citation gets a verdict: those past the limit say so, none is dropped silently.
         for count, (claim, citation) in enumerate(over_limit, 1):
@@ -236,7 +242,8 @@ class Engine:
 
     # ------------------------------------------------------------------ judging
 
-    async def _judge(self, claim: Claim, citation: Citation, load: asyncio.Future[Document], policy: str) -> Verdict:
+    async def _judge(self, claim: Claim, citation: Citation, load: asyncio.Future[Document], policy: str,
+                     asks: Asks) -> Verdict:
         try:
             document = await asyncio.shield(load)
         except CitemarkError as error:
@@ -252,7 +259,11 @@ class Engine:
             read_from=document.final_url if document.final_url and document.final_url != document.url else None,
             source_sha256=digest, quotes=judgement.quotes, differences=judgement.differences,
         )
-        return await asyncio.to_thread(check_quotes, verdict, document)  # snapping a quote reads the whole source
+        verdict = await asyncio.to_thread(check_quotes, verdict, document)  # snapping a quote reads the whole source
+        if asks.top_k > 1 and verdict.evidence is not None:
+            passages = await asyncio.to_thread(ranked_passages, claim.text, document, index, verdict.evidence, asks.top_k)
+            verdict = replace(verdict, passages=passages)
+        return answer_asks(verdict, asks)
 
     async def _index(self, document: Document, key: str) -> EvidenceIndex:
         """The source's evidence index, built once however many claims ask for it at the same moment."""
@@ -282,8 +293,6 @@ def check_quotes(verdict: Verdict, document: Document) -> Verdict:
     about exact words: a supported verdict becomes partial, and the nearest
     verbatim passage is shown as the evidence.
     """
-    from dataclasses import replace
-
     from citemark.scoring.judge import quote_at
     from citemark.scoring.quotes import falsified_quote, quoted_spans, snap_quote
 

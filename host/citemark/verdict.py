@@ -39,7 +39,8 @@ A verifier's first duty is never to call a false claim supported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from citemark.errors import (
     CitemarkError,
@@ -54,9 +55,12 @@ from citemark.errors import (
 from citemark.scoring.align import Alignment
 from citemark.scoring.features import Measurement
 from citemark.settings import POLICIES
-from citemark.types import Label
+from citemark.types import Label, Verdict
 
-__all__ = ["BINDING_REASONS", "POLICIES", "Decision", "decide", "decide_failure"]
+if TYPE_CHECKING:
+    from citemark.asks import Asks
+
+__all__ = ["BINDING_REASONS", "POLICIES", "Decision", "answer_asks", "decide", "decide_failure"]
 
 #: A model P(contradiction) at least this high, in a window about the claim, contradicts.
 CONTRADICTION = 0.9
@@ -280,3 +284,30 @@ def decide_failure(error: CitemarkError) -> Decision:
     if isinstance(error, ExtractionError):
         return Decision(Label.UNVERIFIABLE, "no_text", f"No text could be read from the source: {error.message}.")
     return Decision(Label.UNVERIFIABLE, "source_error", error.message)
+
+
+def answer_asks(verdict: Verdict, asks: Asks) -> Verdict:
+    """A judged verdict held to what the request asked (``asks.py``); pure, and it never grants "supported".
+
+    - ``support_threshold`` only raises the bar: a supported verdict whose support
+      score is below it becomes partial (``below_support_threshold``); nothing else moves.
+    - ``expect_sha256``: a source whose extracted text has another hash was not the
+      text the caller meant, so nothing is concluded about that text: ``unverifiable``
+      (``source_changed``), with what the text read now would have given. A retraction
+      stands whatever the text; a source that could not be read has no hash and keeps
+      its own verdict.
+    """
+    threshold = asks.support_threshold
+    if threshold is not None and verdict.label is Label.SUPPORTED:
+        support = verdict.scores.support if verdict.scores else 0.0
+        if support < threshold:
+            verdict = replace(verdict, label=Label.PARTIAL, reason="below_support_threshold", explanation=(
+                f"The source supports this, but its support score {support:.2f} is below the requested "
+                f"support_threshold {threshold:.2f}."))
+    expected, read = asks.expect_sha256, verdict.source_sha256
+    if expected and read and read != expected and verdict.label is not Label.RETRACTED:
+        verdict = replace(verdict, label=Label.UNVERIFIABLE, reason="source_changed", missing=(), differences=(),
+                          explanation=(f"The source's text is not the expected one (SHA-256 {read[:12]}…, expected "
+                                       f"{expected[:12]}…); on the text read now the verdict would be "
+                                       f"{verdict.label.value} ({verdict.reason})."))
+    return verdict

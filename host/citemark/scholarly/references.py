@@ -17,7 +17,7 @@ from typing import Any
 
 from citemark.errors import InputError
 
-__all__ = ["Reference", "detect_format", "doi_problem", "parse_references", "reference_section"]
+__all__ = ["Reference", "detect_format", "doi_problem", "parse_references", "reference_from_text", "reference_section"]
 
 MAX_REFERENCES = 500
 
@@ -206,6 +206,11 @@ def _list_entries(text: str) -> list[str]:
     if current:
         entries.append(" ".join(current))
     return [e for e in entries if len(e) >= 15]
+
+
+def reference_from_text(index: int, raw: str, key: str | None = None) -> Reference:
+    """One reference written as text (a Crossref ``unstructured`` entry), read as a list entry is."""
+    return _free_text(index, raw, key)
 
 
 def _free_text(index: int, raw: str, key: str | None = None) -> Reference:
