@@ -30,7 +30,7 @@ import os
 import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -49,6 +49,7 @@ __all__ = [
     "BadLine",
     "BatchItem",
     "BatchSources",
+    "RemoteRunner",
     "batch_engine",
     "bounded_lines",
     "error_record",
@@ -62,6 +63,10 @@ log = logging.getLogger(__name__)
 
 #: Answers verified at once by one engine: enough to keep the model busy while sources download.
 DEFAULT_CONCURRENCY = 16
+#: Runs a batch's items elsewhere than in this process and yields their records (``batch_ray.on_ray``
+#: makes one); called with the items and keyword options ``settings``, ``concurrency``, ``local_files``,
+#: ``paths_relative_to`` and ``shared_cache``. Handed in by the door, so this module never imports Ray's.
+RemoteRunner = Callable[..., Iterator[dict[str, Any]]]
 #: Sources whose evidence index the engine keeps between answers (a batch returns to the same sources).
 BATCH_INDEXES_KEPT = 512  # as many as scoring keeps per-source readings for (quantities, guards)
 
@@ -372,16 +377,15 @@ def run_batch(
     concurrency: int = DEFAULT_CONCURRENCY,
     local_files: LocalFilePolicy = LocalFilePolicy(),
     cache: Any = "auto",
-    ray_address: str | None = None,
-    ray_actors: int | None = None,
+    remote: RemoteRunner | None = None,
     on_record: Any = None,
 ) -> BatchSummary:
     """Verify every answer of ``input_path`` (``-``: standard input) not yet in ``output_path``.
 
     ``summary`` (filled as records are written, so it is current even after Ctrl-C) starts
     with what the output file already held. ``on_record(record)`` is called after each line
-    is written (progress displays use it). ``ray_address`` runs the answers on a Ray
-    cluster (``citemark.batch_ray``) instead of in this process.
+    is written (progress displays use it). ``remote`` runs the answers somewhere else
+    (``citemark.batch_ray.on_ray``: a Ray cluster) instead of in this process.
     """
     summary = summary if summary is not None else BatchSummary()
     base = None
@@ -402,12 +406,9 @@ def run_batch(
             if on_record is not None:
                 on_record(record)
 
-        if ray_address is not None:
-            from citemark.batch_ray import verify_on_ray
-
-            for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
-                                        concurrency=concurrency, local_files=local_files, paths_relative_to=base,
-                                        shared_cache=cache is not None):
+        if remote is not None:
+            for record in remote(items, settings=settings, concurrency=concurrency, local_files=local_files,
+                                 paths_relative_to=base, shared_cache=cache is not None):
                 write(record)
         else:
             asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,

@@ -18,17 +18,18 @@ local files the answers cite at the same path.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, batch_engine, verify_batch
+from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, batch_engine, verify_batch
 from citemark.errors import InputError
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
 
-__all__ = ["Verifier", "verify_on_ray"]
+__all__ = ["Verifier", "on_ray", "verify_on_ray"]
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,11 @@ class Verifier:
             self._engine = await self._context.__aenter__()
             self._engine.warm_up()
         return self._engine
+
+
+def on_ray(address: str, *, actors: int | None = None) -> RemoteRunner:
+    """The runner ``run_batch(remote=...)`` hands its items to: ``verify_on_ray`` on the cluster at ``address``."""
+    return functools.partial(verify_on_ray, address=address, actors=actors)
 
 
 def verify_on_ray(

@@ -34,13 +34,13 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from citemark import __version__
+from citemark.browsers import HOST_NAME
 from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError, OriginRefused, ProtocolError
 from citemark.origins import allowed_origin
 from citemark.settings import POLICIES, Settings
 
 __all__ = ["HOST_NAME", "MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
 
-HOST_NAME = "org.citemark.host"
 PROTOCOL = 1
 #: Browser → host: Chrome allows 64 MiB; an answer is far smaller.
 MAX_INCOMING = 8 * 1024 * 1024
