@@ -24,7 +24,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, batch_engine, verify_batch
+from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, engine_slot, verify_batch
 from citemark.errors import InputError
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
@@ -45,12 +45,11 @@ class Verifier:
     def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy,
                  paths_relative_to: Path | None, shared_cache: bool = True) -> None:
         self.settings = settings
-        self.shared_cache = shared_cache
         self.paths_relative_to = paths_relative_to
         self.concurrency = concurrency
         self.local_files = local_files
-        self._engine: Any = None
-        self._context: Any = None
+        self._slot = engine_slot(settings, cache="auto" if shared_cache else None)
+        self._warm = False
 
     async def ready(self) -> str:
         """Load the model now; returns its name (the driver checks every actor uses the same)."""
@@ -64,11 +63,11 @@ class Verifier:
                                                         paths_relative_to=self.paths_relative_to)]
 
     async def _engine_ready(self) -> Any:
-        if self._engine is None:
-            self._context = batch_engine(self.settings, cache="auto" if self.shared_cache else None)
-            self._engine = await self._context.__aenter__()
-            self._engine.warm_up()
-        return self._engine
+        engine = await self._slot.get()
+        if not self._warm:
+            self._warm = True
+            engine.warm_up()
+        return engine
 
 
 def on_ray(address: str, *, actors: int | None = None) -> RemoteRunner:

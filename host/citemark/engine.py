@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 
 from citemark.answer import parse_answer
+from citemark.collect import collect, one_claim
 from citemark.errors import CitemarkError, InputError
 from citemark.models import registry
 from citemark.models.pack import ModelPack
@@ -135,14 +136,11 @@ class Engine:
         local_files: LocalFilePolicy = LocalFilePolicy(),
         policy: str | None = None,
     ) -> Report:
-        """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map."""
+        """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map.
+        The doors' own path: ``collect``."""
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
                                                                               sources=sources)
-        report = Report(unresolved=list(parsed.unresolved), model=self.model_name, policy=policy or self.settings.policy,
-                        pack_version=self.pack_version)
-        async for verdict in self.verify(parsed, local_files=local_files, policy=report.policy):
-            report.verdicts.append(verdict)
-        return report
+        return await collect(self, parsed, local_files=local_files, policy=policy)
 
     async def verify(
         self,
@@ -210,12 +208,11 @@ class Engine:
                 future.cancel()
 
     async def verify_claim(self, claim: str, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> Verdict:
-        """One claim against one source: a URL, DOI, arXiv id, a local path (policy permitting) or the text itself."""
-        citation = citation_for(source, marker="1")
-        parsed = ParsedAnswer(claims=(Claim(text=claim, citations=(citation,)),), format="claim")
-        async for verdict in self.verify(parsed, local_files=local_files):
-            return verdict
-        raise AssertionError("one citation gives one verdict")
+        """One claim against one source: a URL, DOI, arXiv id, a local path (policy permitting) or the text itself.
+        The doors' own path: ``one_claim`` and ``collect``."""
+        parsed = ParsedAnswer(claims=(one_claim(claim, source),), format="claim")
+        (verdict,) = (await collect(self, parsed, local_files=local_files)).verdicts
+        return verdict
 
     async def check_source(self, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> dict[str, object]:
         """Reachability and what citemark reads from one source (no claim)."""
