@@ -26,6 +26,7 @@ from citemark.types import Label, Report
 
 if TYPE_CHECKING:
     from citemark.engine import Engine
+    from citemark.models.pack import ModelPack
 
 __all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "OnVerdict", "answer_passed", "check_answer_size", "collect", "one_claim",
            "serve_then_exit", "verification_passed"]
@@ -48,6 +49,17 @@ class EngineSlot:
         self._loader = loader
         self._engine: Engine | None = None
         self._lock = asyncio.Lock()
+
+    def pack(self) -> ModelPack | None:
+        """The model pack the engine judges with (None: lexical-only), resolved once: ``hello`` asks before
+        the engine is built, and the engine is then built with the same pack."""
+        if self._engine is not None:
+            return self._engine.pack
+        if "pack" not in self._options:
+            from citemark.models import registry
+
+            self._options["pack"] = registry.resolve(self.settings)
+        return self._options["pack"]
 
     async def get(self) -> Engine:
         async with self._lock:

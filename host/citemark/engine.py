@@ -57,6 +57,7 @@ class Engine:
         settings: Settings | None = None,
         *,
         scorer: Scorer | None | str = _AUTO,
+        pack: ModelPack | None | str = _AUTO,
         transport: httpx.AsyncBaseTransport | None = None,
         credentials: CredentialLookup | None = None,
         cache: SourceCache | None | str = _AUTO,
@@ -65,8 +66,8 @@ class Engine:
     ) -> None:
         self.settings = settings or Settings.load()
         self.pack: ModelPack | None = None
-        if scorer == _AUTO:
-            self.pack = registry.resolve(self.settings)
+        if scorer == _AUTO:  # the settings' pack, unless the caller resolved it already (``pack``)
+            self.pack = registry.resolve(self.settings) if isinstance(pack, str) else pack
             scorer = _lazy_scorer(self.pack) if self.pack else None
         self._scorer = BatchingScorer(scorer) if scorer is not None and not isinstance(scorer, str) else None
         self.combiner = combiner or self._combiner()

@@ -86,3 +86,16 @@ async def test_the_engines_own_api_takes_the_doors_path(settings):
             await engine.verify_claim(" ", source)
     assert by_engine.to_dict() == by_door.to_dict()
     assert verdict == by_door.verdicts[0] and verdict.claim == "The museum opened in 1902."
+
+
+async def test_the_slot_resolves_the_model_pack_once_for_hello_and_the_engine(settings, monkeypatch):
+    from citemark.doors import EngineSlot
+    from citemark.models import registry
+
+    calls = []
+    monkeypatch.setattr(registry, "resolve", lambda settings: calls.append(settings) or None)
+    async with EngineSlot(settings, requester=None, cache=None) as slot:
+        assert slot.pack() is None and slot.pack() is None  # hello, twice, before the engine exists
+        engine = await slot.get()
+        assert engine.pack is None and engine.model_name.startswith("none") and slot.pack() is None
+    assert len(calls) == 1
