@@ -39,7 +39,7 @@ from citemark.sources.fetch import CredentialLookup, Fetcher
 from citemark.sources.loader import LocalFilePolicy, SourceLoader
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Claim, Document, Label, ParsedAnswer, Report, Verdict
-from citemark.verdict import Decision, decide_failure
+from citemark.scoring.verdict import Decision, decide_failure
 
 __all__ = ["Engine"]
 

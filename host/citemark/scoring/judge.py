@@ -24,7 +24,7 @@ from citemark.scoring.retrieve import EvidenceIndex, Hit
 from citemark.sources.extract import MIN_TEXT_CHARS
 from citemark.sources.resolve import text_fragment_link
 from citemark.types import Difference, Document, Evidence, Label, Scores
-from citemark.verdict import Decision, decide, decide_failure
+from citemark.scoring.verdict import Decision, decide, decide_failure
 
 __all__ = ["Judgement", "gather", "judge"]
 
