@@ -12,8 +12,8 @@ from citemark.scoring.align import align
 from citemark.scoring.binding import Binding
 from citemark.scoring.features import Measurement
 from citemark.scoring.guards import GuardResult
-from citemark.types import Label
 from citemark.scoring.verdict import STRICT_CONTRADICTION, decide, decide_failure
+from citemark.types import Label
 
 
 def measure(**changes) -> Measurement:
