@@ -44,7 +44,6 @@ class Verifier:
 
     def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy,
                  paths_relative_to: Path | None, shared_cache: bool = True) -> None:
-        self.settings = settings
         self.paths_relative_to = paths_relative_to
         self.concurrency = concurrency
         self.local_files = local_files

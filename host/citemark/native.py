@@ -39,7 +39,7 @@ from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, Mess
 from citemark.origins import allowed_origin
 from citemark.settings import POLICIES, Settings
 
-__all__ = ["HOST_NAME", "MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
+__all__ = ["MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
 
 PROTOCOL = 1
 #: Browser → host: Chrome allows 64 MiB; an answer is far smaller.
