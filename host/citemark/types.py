@@ -239,6 +239,7 @@ class Report:
     policy: str = "strict"  # the verdict policy that judged (verdict.POLICIES)
     pack_version: str | None = None  # the model pack's version (None: lexical-only)
     valid_only: bool = False  # list only the citations that pass; the summary still counts them all
+    source_reuse: dict[str, Any] | None = None  # reuse.source_reuse of the verdicts, filled by ``collect``
 
     @property
     def shown(self) -> list[Verdict]:
@@ -262,8 +263,6 @@ class Report:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        from citemark.reuse import source_reuse
-
         ordered = sorted(self.shown, key=_answer_order)
         data = {
             "verdicts": [v.to_dict() for v in ordered],
@@ -272,8 +271,9 @@ class Report:
             "model": self.model,
             "policy": self.policy,
             "pack_version": self.pack_version,
-            "source_reuse": source_reuse(self.verdicts),
         }
+        if self.source_reuse is not None:
+            data["source_reuse"] = self.source_reuse
         if self.valid_only:
             data["dropped"] = len(self.verdicts) - len(ordered)
         if self.coverage is not None:

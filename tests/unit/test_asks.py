@@ -12,8 +12,8 @@ from citemark.doors import cache_dir
 from citemark.errors import InputError
 from citemark.report import to_markdown, to_terminal
 from citemark.reuse import source_reuse
+from citemark.scoring.verdict import answer_asks
 from citemark.types import Citation, Evidence, Label, Report, Scores, Verdict
-from citemark.verdict import answer_asks
 
 HASH = "ab" * 32
 
@@ -97,8 +97,8 @@ def test_source_reuse_counts_claims_per_source_and_the_share_of_the_most_cited()
     assert reuse["sources"] == 2 and reuse["citations"] == 4
     assert reuse["by_source"][0] == {"source": "https://a.example/x", "claims": 2, "citations": 3}
     assert reuse["most_cited"] == "https://a.example/x" and reuse["most_cited_share"] == 0.75
-    report = Report(verdicts=verdicts)
-    assert report.to_dict()["source_reuse"] == reuse
+    report = Report(verdicts=verdicts, source_reuse=reuse)
+    assert report.to_dict()["source_reuse"] == reuse and "source_reuse" not in Report(verdicts=verdicts).to_dict()
     assert "the most-cited source carries 3 of 4 citations (75%)" in to_terminal(report)
     assert "| https://a.example/x | 2 | 3 |" in to_markdown(report)
     assert source_reuse([]) == {"sources": 0, "citations": 0, "by_source": [], "most_cited": None,
