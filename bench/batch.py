@@ -6,7 +6,7 @@
 The answers are Markdown, ``--citations`` claims each, every claim citing one of
 ``--sources`` distinct pages (WiCE-dev and AttributionBench-dev sources, served as HTML
 by a separate process on 127.0.0.1); a claim is its case's claim or a sentence of its
-page. The batch runs through the same parts as ``citemark batch`` (``batch_engine``,
+page. The batch runs through the same parts as ``citemark batch`` (``engine_slot``,
 ``verify_batch``, ``ResultsFile``) from a cold cache, and the script prints:
 
 - answers per minute and claims per second, peak RSS;
@@ -181,14 +181,15 @@ def peak_rss_mb() -> float:
 
 
 async def run_local(source: Path, out: Path, settings, concurrency: int, stages: Stages) -> dict:  # noqa: ANN001
-    from citemark.batch import batch_engine, bounded_lines, read_items, verify_batch
+    from citemark.batch import bounded_lines, engine_slot, read_items, verify_batch
     from citemark.batch_results import BatchSummary, ResultsFile
 
     sampled: list[tuple[str, str]] = []
     score = None
     summary = BatchSummary()
     started, cpu_started = time.perf_counter(), cpu_seconds()
-    async with batch_engine(settings) as engine:
+    async with engine_slot(settings) as slot:
+        engine = await slot.get()
         engine.warm_up()
         model = engine._scorer.scorer if engine._scorer else None
         before = None

@@ -45,7 +45,7 @@ from pathlib import Path
 
 from bench.cases import Case, clean
 from bench.systems import SYSTEMS, Citemark, Prediction, citemark_models
-from citemark.verdict import BINDING_REASONS
+from citemark.scoring.verdict import BINDING_REASONS
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -260,7 +260,7 @@ def write_markdown(tables, perturbation, kinds, seeds, crossfit, validated, serv
         "manifest, the lexical and aegis-pair ones in `scoring/combiners.json`) were fitted on the pooled dev "
         "sets, because combiners fitted on training rows transfer worse (64.4 % / 66.9 % for an earlier model); "
         "each combiner's threshold is the highest within 1 pt of the best mean balanced accuracy of the final "
-        "verdicts; the rule thresholds in `verdict.py` were set by hand. So the two dev tables are in-sample for "
+        "verdicts; the rule thresholds in `scoring/thresholds.py` were set by hand. So the two dev tables are in-sample for "
         "those few weights. The cross-fit table is the out-of-sample check: the combiner refitted on one dev set and "
         "tested on the other; expect held-out data to land between the cross-fit and the in-sample numbers.",
         "",

@@ -32,7 +32,7 @@ from pathlib import Path
 from bench import accuracy, contrast_suite, metrics
 from bench.cases import DATA, load
 from bench.systems import Citemark
-from citemark.verdict import STRICT_CONTRADICTION
+from citemark.scoring.verdict import STRICT_CONTRADICTION
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "trust.json"

@@ -47,9 +47,9 @@ from citemark.scoring.guards import GuardResult
 from citemark.scoring.judge import gather
 from citemark.scoring.nli import BatchingScorer
 from citemark.scoring.retrieve import EvidenceIndex
+from citemark.scoring.verdict import decide
 from citemark.settings import Settings
 from citemark.types import Document, Label
-from citemark.verdict import decide
 from train.build_data import PERMISSIVE, held_out, negate, read, swap_entity, swap_number
 
 HERE = Path(__file__).resolve().parent
@@ -168,11 +168,10 @@ def _code_stamp() -> str:
     package = HERE.parent / "host" / "citemark"
     digest = hashlib.sha1()
     for name in ("features.py", "guards.py", "retrieve.py", "lexical.py", "segment.py", "binding", "quantities.py",
-                 "comparisons.py", "relations.py", "tables.py"):
+                 "comparisons.py", "relations.py", "tables.py", "words.py", "thresholds.py", "verdict.py"):
         path = package / "scoring" / name
         for file in sorted(path.glob("*.py")) if path.is_dir() else [path]:  # binding/ is a package
             digest.update(file.read_bytes())
-    digest.update((package / "verdict.py").read_bytes())
     return "-" + digest.hexdigest()[:8]
 
 

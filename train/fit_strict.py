@@ -12,7 +12,7 @@ contradictions below it).
 
     python -m train.fit_strict [--model NAME] [--rows 1600] [--seed 7]
 
-Prints the chosen threshold and the two shares; verdict.py records it with this command.
+Prints the chosen threshold and the two shares; scoring/thresholds.py records it with this command.
 """
 
 from __future__ import annotations

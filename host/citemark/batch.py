@@ -12,7 +12,7 @@ Other keys (a question, a model name, a timestamp) are left alone. Each output l
 that answer, or ``{"id": ..., "line": n, "error": {"code", "error", "message"}}`` for a
 line that could not be verified; a bad line never stops the batch.
 
-All answers share one ``Engine``: one fetcher (so per-host politeness limits hold across
+All answers share one ``Engine`` (``engine_slot``): one fetcher (so per-host politeness limits hold across
 the whole batch), one model whose batches fill with the pairs of every answer in flight,
 and ``BatchSources``, which loads each distinct source once for the whole batch, failures
 included. ``ResultsFile`` (``batch_results``) makes a run resumable: ids already in the output are skipped,
@@ -27,10 +27,9 @@ import contextlib
 import json
 import logging
 import os
-import tempfile
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -38,9 +37,10 @@ from typing import Any, BinaryIO
 from citemark.answer import parse_answer, rebased
 from citemark.answer.structured import parse_structured
 from citemark.batch_results import BatchSummary, ResultsFile
-from citemark.doors import one_claim
+from citemark.doors import EngineSlot, collect, one_claim
 from citemark.errors import AnswerFormatError, AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
+from citemark.sources.cache import SourceCache
 from citemark.sources.loader import LocalFilePolicy
 from citemark.sources.resolve import resolve_reference
 from citemark.types import Citation, Document, ParsedAnswer, Report
@@ -49,8 +49,9 @@ __all__ = [
     "BadLine",
     "BatchItem",
     "BatchSources",
-    "batch_engine",
+    "RemoteRunner",
     "bounded_lines",
+    "engine_slot",
     "error_record",
     "read_items",
     "run_batch",
@@ -62,6 +63,10 @@ log = logging.getLogger(__name__)
 
 #: Answers verified at once by one engine: enough to keep the model busy while sources download.
 DEFAULT_CONCURRENCY = 16
+#: Runs a batch's items elsewhere than in this process and yields their records (``batch_ray.on_ray``
+#: makes one); called with the items and keyword options ``settings``, ``concurrency``, ``local_files``,
+#: ``paths_relative_to`` and ``shared_cache``. Handed in by the door, so this module never imports Ray's.
+RemoteRunner = Callable[..., Iterator[dict[str, Any]]]
 #: Sources whose evidence index the engine keeps between answers (a batch returns to the same sources).
 BATCH_INDEXES_KEPT = 512  # as many as scoring keeps per-source readings for (quantities, guards)
 
@@ -227,27 +232,15 @@ class BatchSources:
                 self._chars -= len(oldest.result().text)
 
 
-@contextlib.asynccontextmanager
-async def batch_engine(settings: Settings, *, cache: Any = "auto", scorer: Any = "auto",
-                       **engine_options: Any) -> AsyncIterator[Any]:
-    """An ``Engine`` set up for a batch: ``BatchSources`` in front of its loader and a large index cache.
+def engine_slot(settings: Settings, *, cache: Any = "auto", **engine_options: Any) -> EngineSlot:
+    """The ``EngineSlot`` a batch runs on: ``BatchSources`` in front of its loader, a large index cache, and
+    no stored credentials (a batch file is untrusted input, like an answer file).
 
     ``cache=None`` still gives the batch a cache: a temporary SQLite file, deleted
-    afterwards, so that even then every source is fetched once.
+    when the slot closes, so that even then every source is fetched once.
     """
-    from citemark.engine import Engine
-    from citemark.sources.cache import SourceCache
-
-    with contextlib.ExitStack() as scratch:
-        if cache is None:
-            folder = scratch.enter_context(tempfile.TemporaryDirectory(prefix="citemark-batch-"))
-            cache = SourceCache(Path(folder) / "sources.sqlite3")
-        engine = Engine(settings, cache=cache, scorer=scorer, indexes_kept=BATCH_INDEXES_KEPT, **engine_options)
-        engine.loader = BatchSources(engine.loader)
-        try:
-            yield engine
-        finally:
-            await engine.aclose()
+    return EngineSlot(settings, requester=None, loader=BatchSources, indexes_kept=BATCH_INDEXES_KEPT,
+                      cache=SourceCache.temporary() if cache is None else cache, **engine_options)
 
 
 async def verify_item(engine: Any, item: BatchItem, local_files: LocalFilePolicy = LocalFilePolicy(),
@@ -279,7 +272,7 @@ async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePol
         if len(claim) + len(source) > limit:
             raise AnswerTooLargeError(f"claim and source are longer than {limit:,} characters")
         parsed = ParsedAnswer(claims=(one_claim(claim, source, base=base),), format="claim")
-        return await engine.report(parsed, local_files=local_files)
+        return await collect(engine, parsed, local_files=local_files)
     answer = fields[kinds[0]]
     if kinds == ["claims"] and not isinstance(answer, list):
         raise AnswerFormatError("'claims' must be a list of {claim, url} objects")
@@ -295,9 +288,7 @@ async def _report(engine: Any, fields: dict[str, Any], local_files: LocalFilePol
         parsed = rebased(parsed, base) if base is not None else parsed
     else:
         raise AnswerFormatError("'answer' must be a string, or structured JSON (a list or an object)")
-    report = await engine.report(parsed, local_files=local_files)
-    report.coverage = parsed.coverage()  # as ``verify --json`` reports an answer
-    return report
+    return await collect(engine, parsed, local_files=local_files, coverage=True)  # as ``verify --json`` reports it
 
 
 async def verify_batch(
@@ -372,16 +363,15 @@ def run_batch(
     concurrency: int = DEFAULT_CONCURRENCY,
     local_files: LocalFilePolicy = LocalFilePolicy(),
     cache: Any = "auto",
-    ray_address: str | None = None,
-    ray_actors: int | None = None,
+    remote: RemoteRunner | None = None,
     on_record: Any = None,
 ) -> BatchSummary:
     """Verify every answer of ``input_path`` (``-``: standard input) not yet in ``output_path``.
 
     ``summary`` (filled as records are written, so it is current even after Ctrl-C) starts
     with what the output file already held. ``on_record(record)`` is called after each line
-    is written (progress displays use it). ``ray_address`` runs the answers on a Ray
-    cluster (``citemark.batch_ray``) instead of in this process.
+    is written (progress displays use it). ``remote`` runs the answers somewhere else
+    (``citemark.batch_ray.on_ray``: a Ray cluster) instead of in this process.
     """
     summary = summary if summary is not None else BatchSummary()
     base = None
@@ -402,12 +392,9 @@ def run_batch(
             if on_record is not None:
                 on_record(record)
 
-        if ray_address is not None:
-            from citemark.batch_ray import verify_on_ray
-
-            for record in verify_on_ray(items, address=ray_address, settings=settings, actors=ray_actors,
-                                        concurrency=concurrency, local_files=local_files, paths_relative_to=base,
-                                        shared_cache=cache is not None):
+        if remote is not None:
+            for record in remote(items, settings=settings, concurrency=concurrency, local_files=local_files,
+                                 paths_relative_to=base, shared_cache=cache is not None):
                 write(record)
         else:
             asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,
@@ -417,7 +404,8 @@ def run_batch(
 
 async def _run_local(items: Iterable[BatchItem | BadLine], settings: Settings, write: Any, *, concurrency: int,
                      local_files: LocalFilePolicy, cache: Any, base: Path | None) -> None:
-    async with batch_engine(settings, cache=cache) as engine:
+    async with engine_slot(settings, cache=cache) as slot:
+        engine = await slot.get()
         engine.warm_up()
         async for record in verify_batch(items, engine=engine, concurrency=concurrency, local_files=local_files,
                                          paths_relative_to=base):

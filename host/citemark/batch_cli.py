@@ -19,8 +19,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from citemark.batch import run_batch
+from citemark.batch import RemoteRunner, run_batch
 from citemark.batch_results import BatchSummary
+from citemark.doors import cache_dir
 from citemark.errors import AnswerFormatError, InputError
 from citemark.report import GLYPHS
 from citemark.settings import Settings
@@ -41,6 +42,15 @@ def _local_files(args: argparse.Namespace) -> LocalFilePolicy:
     return LocalFilePolicy.under(folder, *(args.allow_dir or []))
 
 
+def _remote(args: argparse.Namespace) -> RemoteRunner | None:
+    """``--ray ADDRESS``: the answers run on that Ray cluster (``batch_ray``) instead of in this process."""
+    if args.ray is None:
+        return None
+    from citemark.batch_ray import on_ray
+
+    return on_ray(args.ray, actors=args.ray_actors)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.concurrency < 1:
         raise InputError("--concurrency must be at least 1")
@@ -48,7 +58,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--ray-actors must be at least 1")
     if args.ray is None and args.ray_actors is not None:
         raise InputError("--ray-actors goes with --ray")
-    settings = Settings.load(model=args.model, policy=getattr(args, "policy", None))
+    settings = Settings.load(model=args.model, policy=getattr(args, "policy", None),
+                             cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
     summary = BatchSummary()
     total = _count_lines(args.input)
     progress = BatchProgress(summary, total, stream=sys.stderr, enabled=not args.quiet)
@@ -57,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         run_batch(args.input, args.out, settings=settings, summary=summary, concurrency=args.concurrency,
                   local_files=_local_files(args), cache=None if args.no_cache else "auto",
-                  ray_address=args.ray, ray_actors=args.ray_actors, on_record=progress.step)
+                  remote=_remote(args), on_record=progress.step)
     except KeyboardInterrupt:
         interrupted = True
     finally:

@@ -18,17 +18,18 @@ local files the answers cite at the same path.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, batch_engine, verify_batch
+from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, engine_slot, verify_batch
 from citemark.errors import InputError
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
 
-__all__ = ["Verifier", "verify_on_ray"]
+__all__ = ["Verifier", "on_ray", "verify_on_ray"]
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +44,11 @@ class Verifier:
 
     def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy,
                  paths_relative_to: Path | None, shared_cache: bool = True) -> None:
-        self.settings = settings
-        self.shared_cache = shared_cache
         self.paths_relative_to = paths_relative_to
         self.concurrency = concurrency
         self.local_files = local_files
-        self._engine: Any = None
-        self._context: Any = None
+        self._slot = engine_slot(settings, cache="auto" if shared_cache else None)
+        self._warm = False
 
     async def ready(self) -> str:
         """Load the model now; returns its name (the driver checks every actor uses the same)."""
@@ -63,11 +62,16 @@ class Verifier:
                                                         paths_relative_to=self.paths_relative_to)]
 
     async def _engine_ready(self) -> Any:
-        if self._engine is None:
-            self._context = batch_engine(self.settings, cache="auto" if self.shared_cache else None)
-            self._engine = await self._context.__aenter__()
-            self._engine.warm_up()
-        return self._engine
+        engine = await self._slot.get()
+        if not self._warm:
+            self._warm = True
+            engine.warm_up()
+        return engine
+
+
+def on_ray(address: str, *, actors: int | None = None) -> RemoteRunner:
+    """The runner ``run_batch(remote=...)`` hands its items to: ``verify_on_ray`` on the cluster at ``address``."""
+    return functools.partial(verify_on_ray, address=address, actors=actors)
 
 
 def verify_on_ray(

@@ -26,10 +26,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["BROWSERS", "MANIFEST_NAME", "Layout", "Location", "Route"]
+__all__ = ["BROWSERS", "EXTENSION_ID", "GECKO_ID", "HOST_NAME", "MANIFEST_NAME", "Layout", "Location", "Route"]
+
+#: The native host's name: what the extension asks the browser to start, and what its manifest is called.
+HOST_NAME = "org.citemark.host"
+#: The extension's id in Chromium browsers (fixed by the "key" in extension/manifest.json).
+EXTENSION_ID = "bhadmilphieoccdcfilkjpfmilnfkdop"
+#: The extension's id in Firefox (browser_specific_settings.gecko.id).
+GECKO_ID = "citemark@citemark.org"
 
 BROWSERS = ("chrome", "chromium", "edge", "brave", "vivaldi", "firefox")
-MANIFEST_NAME = "org.citemark.host.json"
+MANIFEST_NAME = f"{HOST_NAME}.json"
 
 #: Linux: the browser's folder under $XDG_CONFIG_HOME (Chromium family) or $HOME (Firefox).
 _LINUX_VENDOR = {

@@ -19,9 +19,11 @@ import json
 import logging
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from citemark import __version__
+from citemark.asks import MAX_TOP_K, Asks
 from citemark.doors import DEFAULT_THRESHOLD
 from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import POLICIES, Settings
@@ -93,6 +95,19 @@ def _parser() -> argparse.ArgumentParser:
     verify.add_argument("--model", help="model pack name or folder; 'none' for lexical-only")
     verify.add_argument("--page-url", help="base URL for relative links in an HTML answer")
     verify.add_argument("--no-cache", action="store_true", help="neither read nor write the source cache")
+    _cache_dir_argument(verify)
+    verify.add_argument("--top-k", type=int, default=1, metavar="N",
+                        help=f"show up to N ranked evidence passages per verdict (1-{MAX_TOP_K}; default 1: the "
+                             "deciding passage alone)")
+    verify.add_argument("--valid-only", action="store_true",
+                        help="list only the citations that pass (supported), and say how many were left out; "
+                             "the exit code still judges them all")
+    verify.add_argument("--expect-sha256", metavar="HEX",
+                        help="the SHA-256 the source's text should have (source_sha256 of an earlier report): "
+                             "a source whose text differs is unverifiable, reason source_changed")
+    verify.add_argument("--support-threshold", type=float, metavar="F",
+                        help="raise the bar (0-1): a supported verdict whose support score is below F becomes "
+                             "partial; it never makes anything supported")
     verify.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
     verify.add_argument("-v", "--verbose", action="store_true")
     verify.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help="show tracebacks of internal errors")
@@ -120,17 +135,19 @@ def _parser() -> argparse.ArgumentParser:
     cache = commands.add_parser("cache", help="the source cache")
     cache_commands = cache.add_subparsers(metavar="ACTION")
     stats = cache_commands.add_parser("stats", help="where it is and how big")
+    _cache_dir_argument(stats)
     stats.set_defaults(handler=_cache_stats)
     clear = cache_commands.add_parser("clear", help="delete every cached source")
+    _cache_dir_argument(clear)
     clear.set_defaults(handler=_cache_clear)
 
     _add_refs(commands)
 
     _batch_parser(commands)
-    for name, help_text, module in _DOORS:
+    for name, help_text, module, arguments in _DOORS:
         door = commands.add_parser(name, help=help_text)
         door.set_defaults(handler=_door(module, name))
-        _door_arguments(name, door)
+        arguments(door)
     return parser
 
 
@@ -139,12 +156,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _verify(args: argparse.Namespace) -> int:
     from citemark.answer import parse_answer
-    from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, verification_passed
+    from citemark.doors import EngineSlot, cache_dir, check_answer_size, collect, one_claim, verification_passed
     from citemark.report import to_markdown, to_terminal
     from citemark.sources.localfiles import LocalFilePolicy
     from citemark.types import ParsedAnswer, Report
 
-    settings = Settings.load(model=args.model, policy=args.policy)
+    settings = Settings.load(model=args.model, policy=args.policy,
+                             cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
     if args.claim is None and args.file is None:
         raise InputError("give an answer FILE (or - for stdin), or --claim TEXT --source URL_OR_PATH")
     if args.source is not None and args.source_text is not None:
@@ -154,6 +172,8 @@ def _verify(args: argparse.Namespace) -> int:
         raise InputError("--claim and --source (or --source-text) go together")
     if not 0 <= args.threshold <= 1:
         raise InputError("--threshold is a share between 0 and 1")
+    asks = Asks(top_k=args.top_k, expect_sha256=args.expect_sha256, support_threshold=args.support_threshold,
+                valid_only=args.valid_only)
     url_map = _read_url_map(args.url_map) if args.url_map else None
     if args.claim is not None:
         if args.source_text is not None:
@@ -179,7 +199,8 @@ def _verify(args: argparse.Namespace) -> int:
         try:
             engine = await slot.get()
             progress = _Progress(parsed.citation_count, enabled=not args.quiet and not args.json)
-            report = await collect(engine, parsed, local_files=local_files, on_verdict=progress.step, coverage=coverage)
+            report = await collect(engine, parsed, local_files=local_files, on_verdict=progress.step, coverage=coverage,
+                                   asks=asks)
             progress.done()
             return report
         finally:
@@ -302,14 +323,17 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
     refs = commands.add_parser(
         "refs", help="check that a bibliography's references exist (Crossref, arXiv, OpenAlex)",
         description="Check each reference of a BibTeX file, a Markdown or plain References list, or LaTeX "
-                    "\\bibitems, or the reference list of a paper's PDF: exists, mismatch, not_found, retracted or "
-                    "unverifiable, and a grade for the list. Only each reference's DOI, arXiv id, or title and first "
-                    "author is sent to the services, never anything else.")
-    refs.add_argument("file", help="bibliography file (text or PDF), or - for standard input")
+                    "\\bibitems, or the reference list of a paper's PDF, or of a paper named by its DOI or arXiv id: "
+                    "exists, mismatch, not_found, retracted or unverifiable, and a grade for the list. Only each "
+                    "reference's DOI, arXiv id, or title and first author is sent to the services (and, for a paper "
+                    "named by id, that id), never anything else.")
+    refs.add_argument("file", help="bibliography file (text or PDF), - for standard input, or a paper's DOI or arXiv "
+                                   "id (its own reference list; an existing file of that name wins)")
     refs.add_argument("--format", choices=["bibtex", "latex", "list"], help="default: detect")
     refs.add_argument("--json", action="store_true", help="print the JSON report")
     refs.add_argument("--strict", action="store_true", help="also fail when a reference could not be checked")
     refs.add_argument("--no-cache", action="store_true", help="neither read nor write cached records")
+    _cache_dir_argument(refs)
     refs.add_argument("-v", "--verbose", action="store_true")
     refs.set_defaults(handler=_refs)
 
@@ -317,13 +341,19 @@ def _add_refs(commands: argparse._SubParsersAction) -> None:
 def _refs(args: argparse.Namespace) -> int:
     """Exit 0 when every checked reference exists as cited; 1 when one is missing, mismatched or retracted,
     or when none could be checked (nothing is concluded from silence, not even "passed")."""
+    from citemark.doors import cache_dir
     from citemark.scholarly.bibfile import bibliography_text
     from citemark.scholarly.checker import Status, check_bibliography
+    from citemark.scholarly.paperrefs import check_paper, paper_id
 
-    settings = Settings.load()
-    limit = max(settings.max_answer_chars * 4, settings.max_body_bytes)  # a text bibliography, or a paper's PDF
-    text = bibliography_text(_read_bytes(args.file, limit), args.file, max_pages=settings.max_pdf_pages)
-    report = asyncio.run(check_bibliography(text, settings, fmt=args.format, cache=not args.no_cache))
+    settings = Settings.load(cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
+    paper = paper_id(args.file) if args.file != "-" and not os.path.lexists(args.file) else None  # a file wins
+    if paper is not None:
+        report = asyncio.run(check_paper(paper, settings, cache=not args.no_cache))
+    else:
+        limit = max(settings.max_answer_chars * 4, settings.max_body_bytes)  # a text bibliography, or a paper's PDF
+        text = bibliography_text(_read_bytes(args.file, limit), args.file, max_pages=settings.max_pdf_pages)
+        report = asyncio.run(check_bibliography(text, settings, fmt=args.format, cache=not args.no_cache))
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, indent=2))
     else:
@@ -399,10 +429,21 @@ def _model_pull(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _cache_dir_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cache-dir", type=Path, metavar="DIR",
+                        help="keep the fetch cache in DIR (default: the cache_dir setting)")
+
+
+def _cache_settings(args: argparse.Namespace) -> Settings:
+    from citemark.doors import cache_dir
+
+    return Settings.load(cache_dir=cache_dir(args.cache_dir))
+
+
 def _cache_stats(args: argparse.Namespace) -> int:
     from citemark.sources.cache import SourceCache
 
-    settings = Settings.load()
+    settings = _cache_settings(args)
     cache = SourceCache(settings.cache_dir / "sources.sqlite3")
     print(json.dumps(cache.stats(), indent=2))
     return EXIT_OK
@@ -411,7 +452,7 @@ def _cache_stats(args: argparse.Namespace) -> int:
 def _cache_clear(args: argparse.Namespace) -> int:
     from citemark.sources.cache import SourceCache
 
-    cache = SourceCache(Settings.load().cache_dir / "sources.sqlite3")
+    cache = SourceCache(_cache_settings(args).cache_dir / "sources.sqlite3")
     cache.clear()
     _clear_scholarly_records(cache.path)
     print("source cache cleared")
@@ -440,6 +481,7 @@ def _batch_parser(commands: argparse._SubParsersAction) -> None:
                        help="the verdict policy (default strict); a batch resumes only under the policy it began with")
     batch.add_argument("--concurrency", type=int, default=16, metavar="N", help="answers verified at once (default 16)")
     batch.add_argument("--no-cache", action="store_true", help="use a temporary source cache, not the shared one")
+    _cache_dir_argument(batch)
     batch.add_argument("--allow-dir", action="append", type=Path, metavar="DIR",
                        help="also read local files the answers cite under DIR (default: only the input file's folder)")
     batch.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster: auto, ray://HOST:10001, HOST:6379 or local")
@@ -452,14 +494,78 @@ def _batch_parser(commands: argparse._SubParsersAction) -> None:
 
 # ---------------------------------------------------------------- the other doors
 
-#: Subcommands served by their own modules: (name, help, module with ``run(args)``).
-_DOORS: list[tuple[str, str, str]] = [
-    ("host", "serve the browser extension over native messaging (browsers start this)", "citemark.native"),
-    ("mcp", "serve MCP on stdio for desktop agents", "citemark.mcpserver"),
-    ("install", "register the native host with browsers", "citemark.install"),
-    ("uninstall", "remove what install registered", "citemark.install"),
-    ("doctor", "prove each browser can start the host; check the model and cache", "citemark.doctor"),
-    ("auth", "credentials for sources that need your own access (kept in the OS keyring)", "citemark.cli_auth"),
+
+def _host_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("origin", nargs="?", help="chrome-extension://ID/ (Chromium) or the manifest path (Firefox)")
+    parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """``mcp``: everything it needs comes from the settings."""
+
+
+def _browser_arguments(parser: argparse.ArgumentParser, *, default: str) -> None:
+    parser.add_argument("--browser", action="append",
+                        choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
+                        help=f"repeatable; default: {default}")
+    parser.add_argument("--user-data-dir", type=Path, metavar="DIR",
+                        help="a Chromium browser started with --user-data-dir DIR (default browser: chromium)")
+
+
+def _scope_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
+    parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
+
+
+def _install_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(install_command="install")
+    _scope_arguments(parser)
+    _browser_arguments(parser, default="the browsers found for this user")
+    parser.add_argument("--extension-id", action="append", help="also allow this Chromium extension id")
+
+
+def _uninstall_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(install_command="uninstall")
+    _scope_arguments(parser)
+    _browser_arguments(parser, default="the browsers found for this user")
+
+
+def _doctor_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.set_defaults(install_command="doctor")  # it reads the user and the system folders alike, as browsers do
+    _browser_arguments(parser, default="every browser")
+    parser.add_argument("--extension-id", action="append", help="check that this Chromium extension id is allowed")
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _auth_arguments(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
+    setting = actions.add_parser("set", help="store a credential for one host (asks for the value)")
+    setting.add_argument("host")
+    kind = setting.add_mutually_exclusive_group()
+    kind.add_argument("--header", default="Authorization", help="header to send (default: Authorization)")
+    kind.add_argument("--cookie", action="store_true", help="send the value as the Cookie header")
+    setting.add_argument("--value-from-stdin", action="store_true", help="read the value from stdin, not a prompt")
+    setting.add_argument("--share", action="append", choices=["page", "agent"],
+                         help="also send it for requests from web pages (the extension) or agents (MCP); "
+                              "default: the CLI only")
+    actions.add_parser("list", help="hosts with a stored credential (values are never shown)")
+    removing = actions.add_parser("remove", help="delete the credential of a host")
+    removing.add_argument("host")
+
+
+Arguments = Callable[[argparse.ArgumentParser], None]
+
+#: Subcommands served by their own modules: (name, help, module with ``run(args)``, the door's arguments).
+_DOORS: list[tuple[str, str, str, Arguments]] = [
+    ("host", "serve the browser extension over native messaging (browsers start this)", "citemark.native",
+     _host_arguments),
+    ("mcp", "serve MCP on stdio for desktop agents", "citemark.mcpserver", _no_arguments),
+    ("install", "register the native host with browsers", "citemark.install", _install_arguments),
+    ("uninstall", "remove what install registered", "citemark.install", _uninstall_arguments),
+    ("doctor", "prove each browser can start the host; check the model and cache", "citemark.doctor",
+     _doctor_arguments),
+    ("auth", "credentials for sources that need your own access (kept in the OS keyring)", "citemark.cli_auth",
+     _auth_arguments),
 ]
 
 
@@ -470,42 +576,6 @@ def _door(module: str, name: str):  # noqa: ANN202
         return int(importlib.import_module(module).run(args) or 0)
 
     return handler
-
-
-def _door_arguments(name: str, parser: argparse.ArgumentParser) -> None:
-    """Arguments of the subcommands that live in other modules."""
-    if name == "host":
-        parser.add_argument("origin", nargs="?", help="chrome-extension://ID/ (Chromium) or the manifest path (Firefox)")
-        parser.add_argument("extra", nargs="*", help=argparse.SUPPRESS)
-    elif name in ("install", "uninstall", "doctor"):
-        parser.set_defaults(install_command=name)
-        if name != "doctor":  # doctor reads the user and the system folders alike, as browsers do
-            parser.add_argument("--system", action="store_true", help="all users (needs administrator rights)")
-            parser.add_argument("--user", dest="system", action="store_false", help="this user only (default)")
-        parser.add_argument("--browser", action="append",
-                            choices=["chrome", "chromium", "edge", "brave", "vivaldi", "firefox", "all", "auto"],
-                            help="repeatable; default: " + ("every browser" if name == "doctor" else "the browsers found for this user"))
-        parser.add_argument("--user-data-dir", type=Path, metavar="DIR",
-                            help="a Chromium browser started with --user-data-dir DIR (default browser: chromium)")
-        if name == "install":
-            parser.add_argument("--extension-id", action="append", help="also allow this Chromium extension id")
-        if name == "doctor":
-            parser.add_argument("--extension-id", action="append", help="check that this Chromium extension id is allowed")
-            parser.add_argument("--json", action="store_true", help="machine-readable output")
-    elif name == "auth":
-        actions = parser.add_subparsers(dest="auth_command", metavar="ACTION", required=True)
-        setting = actions.add_parser("set", help="store a credential for one host (asks for the value)")
-        setting.add_argument("host")
-        kind = setting.add_mutually_exclusive_group()
-        kind.add_argument("--header", default="Authorization", help="header to send (default: Authorization)")
-        kind.add_argument("--cookie", action="store_true", help="send the value as the Cookie header")
-        setting.add_argument("--value-from-stdin", action="store_true", help="read the value from stdin, not a prompt")
-        setting.add_argument("--share", action="append", choices=["page", "agent"],
-                             help="also send it for requests from web pages (the extension) or agents (MCP); "
-                                  "default: the CLI only")
-        actions.add_parser("list", help="hosts with a stored credential (values are never shown)")
-        removing = actions.add_parser("remove", help="delete the credential of a host")
-        removing.add_argument("host")
 
 
 if __name__ == "__main__":

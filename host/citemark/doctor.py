@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from citemark import __version__
-from citemark.browsers import Layout, Location, Route
-from citemark.install import EXTENSION_ID, GECKO_ID, Installer, Registry, chosen_browsers
-from citemark.native import HOST_NAME, encode_frame
+from citemark.browsers import EXTENSION_ID, GECKO_ID, HOST_NAME, Layout, Location, Route
+from citemark.install import Installer, Registry, chosen_browsers
+from citemark.native import encode_frame
 
 __all__ = ["Doctor", "Finding", "run"]
 

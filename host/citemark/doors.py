@@ -4,11 +4,11 @@
   loop (loading a model takes seconds) and closed once; it is told who its
   requests come from (``cli``, ``page`` or ``agent``), which decides the stored
   credentials it may send (``credentials.lookup_for``);
-- ``collect``: stream an answer's verdicts into a ``Report``, calling back
-  after each one (progress bars, MCP progress, native ``verdict`` messages);
-- ``one_claim``: a claim and one source string as a one-claim answer; what the
-  source *is* is decided by ``sources.classify`` alone;
-- ``check_answer_size``: the size limit every door applies before parsing.
+- ``collect`` and ``one_claim`` (from ``citemark.collect``, where
+  ``Engine.report`` and ``Engine.verify_claim`` find them too): an answer's
+  verdicts streamed into a ``Report``, and a claim with one source as an answer;
+- ``check_answer_size``: the size limit every door applies before parsing;
+- ``cache_dir``: a ``--cache-dir`` checked before anything is fetched or written.
 """
 
 from __future__ import annotations
@@ -17,42 +17,61 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from citemark.collect import OnVerdict, collect, one_claim
 from citemark.errors import AnswerTooLargeError, InputError
 from citemark.settings import Settings
-from citemark.sources.classify import citation_for
-from citemark.sources.localfiles import LocalFilePolicy
-from citemark.types import Citation, Claim, Label, ParsedAnswer, Report, Verdict
+from citemark.types import Label, Report
 
 if TYPE_CHECKING:
     from citemark.engine import Engine
+    from citemark.models.pack import ModelPack
 
-__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "answer_passed", "check_answer_size", "collect", "one_claim", "serve_then_exit",
-           "verification_passed"]
-
-OnVerdict = Callable[[Verdict], Awaitable[None] | None]
+__all__ = ["DEFAULT_THRESHOLD", "EngineSlot", "OnVerdict", "answer_passed", "cache_dir", "check_answer_size", "collect",
+           "one_claim", "serve_then_exit", "verification_passed"]
 
 
 class EngineSlot:
-    """The process's one engine, created on first ``get`` and shared by every request."""
+    """The process's one engine, created on first ``get`` and shared by every request.
 
-    def __init__(self, settings: Settings, *, requester: str, **engine_options: Any) -> None:
+    ``requester`` decides the stored credentials the engine may send (None: none, as for
+    a batch file); ``loader`` wraps the engine's source loader (the batch's
+    ``BatchSources``); other options go to ``Engine``.
+    """
+
+    def __init__(self, settings: Settings, *, requester: str | None,
+                 loader: Callable[[Any], Any] | None = None, **engine_options: Any) -> None:
         from citemark.credentials import lookup_for
 
         self.settings = settings
-        self._options = {"credentials": lookup_for(requester), **engine_options}
+        self._options = {"credentials": lookup_for(requester) if requester else None, **engine_options}
+        self._loader = loader
         self._engine: Engine | None = None
         self._lock = asyncio.Lock()
+
+    def pack(self) -> ModelPack | None:
+        """The model pack the engine judges with (None: lexical-only), resolved once: ``hello`` asks before
+        the engine is built, and the engine is then built with the same pack."""
+        if self._engine is not None:
+            return self._engine.pack
+        if "pack" not in self._options:
+            from citemark.models import registry
+
+            self._options["pack"] = registry.resolve(self.settings)
+        return self._options["pack"]
 
     async def get(self) -> Engine:
         async with self._lock:
             if self._engine is None:
                 from citemark.engine import Engine
 
-                self._engine = await asyncio.to_thread(Engine, self.settings, **self._options)
+                engine = await asyncio.to_thread(Engine, self.settings, **self._options)
+                if self._loader is not None:
+                    engine.loader = self._loader(engine.loader)
+                self._engine = engine
             return self._engine
 
     @property
@@ -64,51 +83,30 @@ class EngineSlot:
             await self._engine.aclose()
             self._engine = None
 
+    async def __aenter__(self) -> EngineSlot:
+        return self
 
-async def collect(
-    engine: Engine,
-    parsed: ParsedAnswer,
-    *,
-    local_files: LocalFilePolicy = LocalFilePolicy(),
-    on_verdict: OnVerdict | None = None,
-    coverage: bool = False,
-    policy: str | None = None,
-) -> Report:
-    """Every verdict of ``parsed`` in one Report (with citation coverage when asked), under ``policy``
-    (default: the engine's settings)."""
-    report = Report(unresolved=list(parsed.unresolved), model=engine.model_name, policy=policy or engine.settings.policy,
-                    pack_version=engine.pack_version,
-                    coverage=parsed.coverage() if coverage else None)
-    async for verdict in engine.verify(parsed, local_files=local_files, policy=report.policy):
-        report.verdicts.append(verdict)
-        if on_verdict is not None:
-            pending = on_verdict(verdict)
-            if pending is not None:
-                await pending
-    return report
-
-
-def one_claim(
-    claim: str, source: str, *, base: Path | None = None, index: int = 0, marker: str = "1", inline_text: bool = True,
-    as_text: bool = False,
-) -> Claim:
-    """``claim`` citing ``source`` (URL, DOI, arXiv id, path, or — where ``inline_text`` — the text itself);
-    ``as_text``: ``source`` is the text, whatever it looks like (``--source-text``)."""
-    from citemark.answer.claims import clean_claim
-
-    if not isinstance(claim, str) or not claim.strip():
-        raise InputError("a claim must be a non-empty string")
-    if not isinstance(source, str) or not source.strip():
-        raise InputError("a source must be a non-empty string")
-    citation = (Citation(marker=marker, text=source) if as_text
-                else citation_for(source, marker=marker, base=base, inline_text=inline_text))
-    return Claim(text=clean_claim(claim), citations=(citation,), index=index)
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
 
 
 def check_answer_size(content: str, settings: Settings, what: str = "answer") -> None:
     """AnswerTooLargeError for content over ``settings.max_answer_chars``."""
     if len(content) > settings.max_answer_chars:
         raise AnswerTooLargeError(f"{what} of {len(content):,} characters is over the {settings.max_answer_chars:,} limit")
+
+
+def cache_dir(value: Path | None, *, no_cache: bool = False) -> Path | None:
+    """``--cache-dir DIR``: where the fetch cache lives (created when missing). A file there is an input
+    error, as is asking for a cache folder and no cache at once; None leaves the settings' folder."""
+    if value is None:
+        return None
+    if no_cache:
+        raise InputError("--cache-dir and --no-cache contradict each other: give one")
+    folder = value.expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"--cache-dir {value} is a file, not a folder")
+    return folder
 
 
 #: ``verify`` passes only when at least this share of citations is supported (citesure's gate); ``batch``
@@ -131,7 +129,7 @@ def answer_passed(labels: list[str], *, unresolved: bool = False, threshold: flo
     contradicted or retracted, and a pass rate of at least ``threshold``; ``strict``
     also needs every citation supported and every marker resolved.
 
-    The pass rate is supported citations over all, under either policy: a gate passes
+    The pass rate is passing (``Label.passes``: supported) citations over all, under either policy: a gate passes
     what citemark stands behind. Under ``strict`` (the default) fewer citations are
     supported, since a partial may be a paraphrase or a swapped name alike; a CI job
     that wants the recall of the earlier policy runs ``--policy balanced``.
@@ -142,10 +140,11 @@ def answer_passed(labels: list[str], *, unresolved: bool = False, threshold: flo
         return False, "no cited source could be read"
     if Label.CONTRADICTED.value in labels or Label.RETRACTED.value in labels:
         return False, "a citation is contradicted or retracted"
-    rate = round(labels.count(Label.SUPPORTED.value) / len(labels), 4)
+    passing = sum(Label(label).passes for label in labels)
+    rate = round(passing / len(labels), 4)
     if rate < threshold:
         return False, f"pass rate {rate:.2f} is below the threshold {threshold:.2f}"
-    if strict and (labels.count(Label.SUPPORTED.value) != len(labels) or unresolved):
+    if strict and (passing != len(labels) or unresolved):
         return False, "--strict: not every citation is supported and resolved"
     return True, "passed"
 

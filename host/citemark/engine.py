@@ -7,6 +7,9 @@ source cited by several claims is fetched and indexed once), and judges every
 flight, features and guards, the combiner and ``verdict.decide``). Verdicts come out of an async iterator in
 the order they finish, so the first badge appears before the last source is
 fetched. The CLI, the native host and the MCP server are thin adapters over it.
+The engine decides no verdict itself: a source that cannot be read, a citation
+past ``max_citations`` or the deadline, and an altered quote are all
+``scoring``'s verdicts (``verdict.decide_failure``, ``judge``).
 """
 
 from __future__ import annotations
@@ -16,11 +19,14 @@ import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
 
 from citemark.answer import parse_answer
+from citemark.asks import Asks
+from citemark.collect import collect, one_claim
 from citemark.errors import CitemarkError, InputError
 from citemark.models import registry
 from citemark.models.pack import ModelPack
@@ -28,17 +34,18 @@ from citemark.scholarly.fulltext import ScholarlySources
 from citemark.scholarly.services import Services
 from citemark.scoring import parse
 from citemark.scoring.calibrate import Combiner, load_default
-from citemark.scoring.judge import judge
+from citemark.scoring.judge import check_quotes, failed, judge, over_citation_limit, past_deadline
 from citemark.scoring.nli import BatchingScorer, Scorer
+from citemark.scoring.passages import ranked_passages
 from citemark.scoring.retrieve import EvidenceIndex
+from citemark.scoring.verdict import answer_asks, decide_failure
 from citemark.settings import POLICIES, Settings
 from citemark.sources.cache import SourceCache
 from citemark.sources.classify import citation_for
 from citemark.sources.fetch import CredentialLookup, Fetcher
 from citemark.sources.loader import LocalFilePolicy, SourceLoader
 from citemark.sources.resolve import resolve_reference
-from citemark.types import Citation, Claim, Document, Label, ParsedAnswer, Report, Verdict
-from citemark.verdict import Decision, decide_failure
+from citemark.types import Citation, Claim, Document, ParsedAnswer, Report, Verdict
 
 __all__ = ["Engine"]
 
@@ -56,6 +63,7 @@ class Engine:
         settings: Settings | None = None,
         *,
         scorer: Scorer | None | str = _AUTO,
+        pack: ModelPack | None | str = _AUTO,
         transport: httpx.AsyncBaseTransport | None = None,
         credentials: CredentialLookup | None = None,
         cache: SourceCache | None | str = _AUTO,
@@ -64,8 +72,8 @@ class Engine:
     ) -> None:
         self.settings = settings or Settings.load()
         self.pack: ModelPack | None = None
-        if scorer == _AUTO:
-            self.pack = registry.resolve(self.settings)
+        if scorer == _AUTO:  # the settings' pack, unless the caller resolved it already (``pack``)
+            self.pack = registry.resolve(self.settings) if isinstance(pack, str) else pack
             scorer = _lazy_scorer(self.pack) if self.pack else None
         self._scorer = BatchingScorer(scorer) if scorer is not None and not isinstance(scorer, str) else None
         self.combiner = combiner or self._combiner()
@@ -134,15 +142,13 @@ class Engine:
         sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
         policy: str | None = None,
+        asks: Asks = Asks(),
     ) -> Report:
-        """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map."""
+        """All verdicts of one answer, collected (``verify`` streams them instead); ``sources`` is a url_map.
+        The doors' own path: ``collect``."""
         parsed = answer if isinstance(answer, ParsedAnswer) else parse_answer(answer, fmt, page_url=page_url,
                                                                               sources=sources)
-        report = Report(unresolved=list(parsed.unresolved), model=self.model_name, policy=policy or self.settings.policy,
-                        pack_version=self.pack_version)
-        async for verdict in self.verify(parsed, local_files=local_files, policy=report.policy):
-            report.verdicts.append(verdict)
-        return report
+        return await collect(self, parsed, local_files=local_files, policy=policy, asks=asks)
 
     async def verify(
         self,
@@ -153,9 +159,11 @@ class Engine:
         sources: dict[str, str] | None = None,
         local_files: LocalFilePolicy = LocalFilePolicy(),
         policy: str | None = None,
+        asks: Asks = Asks(),
     ) -> AsyncIterator[Verdict]:
         """Yield one Verdict per (claim, citation), in the order they are ready (``sources``: a url_map;
-        ``policy``: the verdict policy, default the settings')."""
+        ``policy``: the verdict policy, default the settings'; ``asks``: top_k passages, an expected text
+        hash, a raised support bar)."""
         policy = policy or self.settings.policy
         if policy not in POLICIES:
             raise InputError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
@@ -176,17 +184,13 @@ class Engine:
                 key = _source_key(citation)
                 if key not in loads:
                     loads[key] = asyncio.ensure_future(self.loader.load(citation, local_files))
-                job = asyncio.ensure_future(self._judge(claim, citation, loads[key], policy))
+                job = asyncio.ensure_future(self._judge(claim, citation, loads[key], policy, asks))
                 jobs[job] = (claim, citation)
         # Every citation gets a verdict: those past the limit say so, none is dropped silently.
         for count, (claim, citation) in enumerate(over_limit, 1):
             if count % 100 == 0:
                 await asyncio.sleep(0)  # thousands of these: let the event loop serve others between them
-            yield _failed(claim, citation, Decision(
-                Label.UNVERIFIABLE, "over_citation_limit",
-                f"Not checked: the answer has {total} citations and citemark checks the first "
-                f"{limit} (setting max_citations).",
-            ))
+            yield failed(claim, citation, over_citation_limit(total, limit))
         pending = set(jobs)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.settings.request_deadline
@@ -198,10 +202,7 @@ class Engine:
                 if not done:
                     for job in pending:
                         claim, citation = jobs[job]
-                        yield _failed(claim, citation, Decision(
-                            Label.UNVERIFIABLE, "deadline",
-                            f"Not finished within the {self.settings.request_deadline:.0f} s request limit.",
-                        ))
+                        yield failed(claim, citation, past_deadline(self.settings.request_deadline))
                     break
                 for job in done:
                     yield job.result()
@@ -210,12 +211,11 @@ class Engine:
                 future.cancel()
 
     async def verify_claim(self, claim: str, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> Verdict:
-        """One claim against one source: a URL, DOI, arXiv id, a local path (policy permitting) or the text itself."""
-        citation = citation_for(source, marker="1")
-        parsed = ParsedAnswer(claims=(Claim(text=claim, citations=(citation,)),), format="claim")
-        async for verdict in self.verify(parsed, local_files=local_files):
-            return verdict
-        raise AssertionError("one citation gives one verdict")
+        """One claim against one source: a URL, DOI, arXiv id, a local path (policy permitting) or the text itself.
+        The doors' own path: ``one_claim`` and ``collect``."""
+        parsed = ParsedAnswer(claims=(one_claim(claim, source),), format="claim")
+        (verdict,) = (await collect(self, parsed, local_files=local_files)).verdicts
+        return verdict
 
     async def check_source(self, source: str, *, local_files: LocalFilePolicy = LocalFilePolicy()) -> dict[str, object]:
         """Reachability and what citemark reads from one source (no claim)."""
@@ -236,11 +236,12 @@ class Engine:
 
     # ------------------------------------------------------------------ judging
 
-    async def _judge(self, claim: Claim, citation: Citation, load: asyncio.Future[Document], policy: str) -> Verdict:
+    async def _judge(self, claim: Claim, citation: Citation, load: asyncio.Future[Document], policy: str,
+                     asks: Asks) -> Verdict:
         try:
             document = await asyncio.shield(load)
         except CitemarkError as error:
-            return _failed(claim, citation, decide_failure(error))
+            return failed(claim, citation, decide_failure(error))
         digest = text_sha256(document.text)
         index = await self._index(document, digest)
         judgement = await judge(claim.text, document, index, self._scorer, self.combiner,
@@ -252,7 +253,11 @@ class Engine:
             read_from=document.final_url if document.final_url and document.final_url != document.url else None,
             source_sha256=digest, quotes=judgement.quotes, differences=judgement.differences,
         )
-        return await asyncio.to_thread(check_quotes, verdict, document)  # snapping a quote reads the whole source
+        verdict = await asyncio.to_thread(check_quotes, verdict, document)  # snapping a quote reads the whole source
+        if asks.top_k > 1 and verdict.evidence is not None:
+            passages = await asyncio.to_thread(ranked_passages, claim.text, document, index, verdict.evidence, asks.top_k)
+            verdict = replace(verdict, passages=passages)
+        return answer_asks(verdict, asks)
 
     async def _index(self, document: Document, key: str) -> EvidenceIndex:
         """The source's evidence index, built once however many claims ask for it at the same moment."""
@@ -265,47 +270,6 @@ class Engine:
         else:
             self._indexes.move_to_end(key)
         return await asyncio.shield(index)
-
-
-def _failed(claim: Claim, citation: Citation, decision: Decision, document: Document | None = None) -> Verdict:
-    return Verdict(
-        claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
-        explanation=decision.explanation, source_title=(document.title if document else None) or citation.title,
-        claim_index=claim.index,
-    )
-
-
-def check_quotes(verdict: Verdict, document: Document) -> Verdict:
-    """``altered_quote``: words the claim quotes (or the answer's excerpt) that are not verbatim in the source.
-
-    The source may still say the same thing, but a quotation is a promise
-    about exact words: a supported verdict becomes partial, and the nearest
-    verbatim passage is shown as the evidence.
-    """
-    from dataclasses import replace
-
-    from citemark.scoring.judge import quote_at
-    from citemark.scoring.quotes import falsified_quote, quoted_spans, snap_quote
-
-    if verdict.label in (Label.CONTRADICTED, Label.RETRACTED):
-        return verdict
-    anchors = quoted_spans(verdict.claim) + ([verdict.citation.excerpt] if verdict.citation.excerpt else [])
-    for anchor in anchors:
-        snapped = snap_quote(anchor, document.text)
-        if snapped.exact:
-            continue
-        label = Label.PARTIAL if verdict.label is Label.SUPPORTED else verdict.label
-        if snapped.found:
-            assert snapped.start is not None and snapped.end is not None
-            evidence = quote_at(snapped.start, snapped.end, document)
-            if (falsified := falsified_quote(verdict, anchor, evidence)) is not None:
-                return falsified
-            nearest = f" The nearest passage reads “{snapped.quote}”."
-        else:
-            evidence, nearest = verdict.evidence, " No passage of the source is close to it."
-        return replace(verdict, label=label, reason="altered_quote", evidence=evidence,
-                       explanation=f"The quoted words “{anchor}” are not verbatim in the source.{nearest}")
-    return verdict
 
 
 def text_sha256(text: str) -> str:

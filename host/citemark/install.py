@@ -21,16 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from citemark.browsers import BROWSERS, Layout, Location
+from citemark.browsers import BROWSERS, EXTENSION_ID, GECKO_ID, HOST_NAME, Layout, Location
 from citemark.errors import RegistrationError
-from citemark.native import HOST_NAME
 
 __all__ = ["BROWSERS", "EXTENSION_ID", "GECKO_ID", "Installer", "Registry", "WindowsRegistry", "run"]
-
-#: The extension's id in Chromium browsers (fixed by the "key" in extension/manifest.json).
-EXTENSION_ID = "bhadmilphieoccdcfilkjpfmilnfkdop"
-#: The extension's id in Firefox (browser_specific_settings.gecko.id).
-GECKO_ID = "citemark@citemark.org"
 
 
 class Registry(Protocol):

@@ -1,6 +1,6 @@
 """``citemark mcp``: the engine as a stdio MCP server for desktop agents (official ``mcp`` SDK, v2).
 
-Four typed tools with structured outputs: ``verify_answer``, ``verify_claims``,
+Five typed tools with structured outputs: ``verify_answer``, ``verify_claims``,
 ``check_source``, ``snap_quote`` and ``check_references`` (does each entry of a
 bibliography exist, through Crossref, arXiv and OpenAlex; only the references
 are sent to them). Every tool names a source ``source``, and
@@ -23,18 +23,25 @@ from __future__ import annotations
 import asyncio
 import logging
 import sys
-from typing import Any, Literal
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
 from mcp_types import ToolAnnotations
 from pydantic import BaseModel, Field, model_validator
 
 from citemark import __version__
+from citemark.asks import Asks
+from citemark.doors import EngineSlot, check_answer_size, collect, one_claim, serve_then_exit
 from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
 from citemark.settings import Settings
+from citemark.sources.localfiles import LocalFilePolicy
 
-__all__ = ["build_server", "run"]
+__all__ = ["lifespan", "run", "server"]
 
 log = logging.getLogger("citemark.mcp")
 
@@ -82,6 +89,7 @@ class VerdictOut(BaseModel):
     source_sha256: str | None = Field(None, description="SHA-256 of the extracted source text that was judged")
     quotes: list[EvidenceOut] = Field([], description="for reason 'conflicting': the passage saying the opposite")
     differences: list[DifferenceOut] = Field([], description="for partial, contradicted and unsupported: where the claim and the quote part")
+    passages: list[EvidenceOut] = Field([], description="with top_k > 1: the best-ranked passages, the deciding one first")
 
 
 class UnresolvedOut(BaseModel):
@@ -106,6 +114,20 @@ class CoverageOut(BaseModel):
     uncited: list[str] = Field(description="factual sentences that carry no citation")
 
 
+class SourceUseOut(BaseModel):
+    source: str
+    claims: int = Field(description="claims that cite this source")
+    citations: int
+
+
+class SourceReuseOut(BaseModel):
+    sources: int = Field(description="distinct sources cited")
+    citations: int
+    by_source: list[SourceUseOut] = Field(description="most-cited first")
+    most_cited: str | None = None
+    most_cited_share: float | None = Field(None, description="share of the citations that rest on the most-cited source")
+
+
 class VerifyResult(BaseModel):
     verdicts: list[VerdictOut]
     unresolved: list[UnresolvedOut] = []
@@ -113,6 +135,8 @@ class VerifyResult(BaseModel):
     model: str = Field(description="the model that judged, or 'none (lexical-only ...)'")
     policy: str = Field("strict", description="the verdict policy that judged: strict or balanced")
     pack_version: str | None = Field(None, description="the model pack's version (None: lexical-only)")
+    source_reuse: SourceReuseOut
+    dropped: int | None = Field(None, description="with valid_citations_only: the citations that did not pass, left out")
     coverage: CoverageOut | None = None
 
 
@@ -146,140 +170,7 @@ class SourceCheck(BaseModel):
 
 
 _READ_ONLY = ToolAnnotations(readOnlyHint=True, openWorldHint=True, idempotentHint=True, destructiveHint=False)
-
-
-def build_server(settings: Settings | None = None) -> MCPServer:
-    from citemark.doors import EngineSlot, check_answer_size, collect, one_claim
-    from citemark.sources.localfiles import LocalFilePolicy
-
-    settings = settings or Settings.load()
-    engines = EngineSlot(settings, requester="agent")
-    local_files = LocalFilePolicy.agent(settings.local_file_dirs)
-    server = MCPServer("citemark", version=__version__) if _accepts_version() else MCPServer("citemark")
-
-    async def run(parsed: Any, ctx: Context, detail: str, coverage: bool, policy: str | None) -> VerifyResult:
-        engine = await engines.get()
-        total = parsed.citation_count
-        await ctx.report_progress(0, total, "fetching sources")
-        done = 0
-
-        async def step(verdict: Any) -> None:
-            nonlocal done
-            done += 1
-            await ctx.report_progress(done, total, f"{verdict.label.value}: {verdict.claim[:60]}")
-
-        report = await collect(engine, parsed, local_files=local_files, on_verdict=step, coverage=coverage, policy=policy)
-        data = report.to_dict()
-        if detail != "full":
-            for verdict in data["verdicts"]:
-                verdict["scores"] = None
-        return VerifyResult.model_validate(data)
-
-    @server.tool(annotations=_READ_ONLY, title="Verify an AI answer's citations")
-    async def verify_answer(
-        answer: str, ctx: Context, format: Literal["markdown", "html", "json"] | None = None,
-        page_url: str | None = None, sources: dict[str, str] | None = None,
-        detail: Literal["compact", "full"] = "compact", coverage: bool = True,
-        policy: Literal["strict", "balanced"] | None = None,
-    ) -> VerifyResult:
-        """Check every citation of an answer against its source.
-
-        Give the answer as Markdown (markers [1] or [id:x] with a Sources list,
-        reference-style pills, inline links, bare URLs), HTML, or JSON
-        ([{"claim", "url"}], citesure's {"citations", "sources"}, or
-        {"answer", "sources"}). ``sources`` maps markers ("1", "id:x") to a URL,
-        DOI, arXiv id or the source text, for answers that do not list them.
-        Every cited source is fetched (public http(s) only) and each (claim,
-        citation) gets a verdict — supported, partial, contradicted,
-        unsupported, unreachable, paywalled, retracted or unverifiable — with
-        the evidence quote, a deep link to it and the source text's SHA-256.
-        ``detail="full"`` adds the scores; ``coverage`` lists uncited factual
-        sentences. ``policy``: "strict" (the default: supported only when every
-        part of the claim is accounted for in the quoted passage) or "balanced"
-        (more recall, less precision).
-        """
-        from citemark.answer import parse_answer
-
-        try:
-            check_answer_size(answer, settings)
-            if not answer.strip():
-                raise InputError("the answer is empty")
-            # Off the event loop, as the native host parses: a hostile answer must not stop
-            # this server answering tools/list, pings or its input closing.
-            parsed = await asyncio.to_thread(parse_answer, answer, format, page_url=page_url, sources=sources)
-        except CitemarkError as error:
-            raise _tool_error(error) from None
-        return await run(parsed, ctx, detail, coverage, policy)
-
-    @server.tool(annotations=_READ_ONLY, title="Verify claims against sources")
-    async def verify_claims(
-        claims: list[ClaimInput], ctx: Context, detail: Literal["compact", "full"] = "compact",
-        policy: Literal["strict", "balanced"] | None = None,
-    ) -> VerifyResult:
-        """Check each {claim, source} pair: does the source state the claim?
-
-        ``source`` is an http(s) URL (fetched; public addresses only), a DOI or
-        arXiv id (read as the PDF's full text), a local path inside the folders
-        the user allowed, or the source text itself. Returns one verdict per
-        pair with the evidence quote. ``policy`` as for verify_answer.
-        """
-        from citemark.types import ParsedAnswer
-
-        try:
-            if not claims:
-                raise InputError("give at least one {claim, source} pair")
-            if len(claims) > settings.max_citations:
-                raise InputError(f"at most {settings.max_citations} claims per call")
-            size = sum(len(item.claim) + len(item.source) for item in claims)
-            if size > settings.max_answer_chars:  # the answer limit, as the batch door applies it to claim + source
-                raise AnswerTooLargeError(f"claims and sources of {size:,} characters are over the "
-                                          f"{settings.max_answer_chars:,} limit")
-            parsed = ParsedAnswer(
-                claims=tuple(one_claim(item.claim, item.source, index=i) for i, item in enumerate(claims)),
-                format="claims",
-            )
-        except CitemarkError as error:
-            raise _tool_error(error) from None
-        return await run(parsed, ctx, detail, coverage=False, policy=policy)
-
-    @server.tool(annotations=_READ_ONLY, title="Check a source")
-    async def check_source(source: str) -> SourceCheck:
-        """Fetch one source and report what citemark can read from it.
-
-        ``source`` is a URL, DOI or arXiv id (or a path in an allowed folder).
-        Reachability (with the verdict a citation of an unreachable source would
-        get), HTTP-level errors, the title, the kind (html/pdf/text), the length of
-        the extracted text, its SHA-256, and paywall and retraction flags.
-        """
-        engine = await engines.get()
-        try:
-            result = await engine.check_source(source, local_files=local_files)
-        except CitemarkError as error:
-            raise _tool_error(error) from None
-        if "error" in result:
-            result["error"] = f"{result['error']['code']}: {result['error']['message']}"
-        return SourceCheck.model_validate(result)
-
-    @server.tool(annotations=ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True,
-                                             destructiveHint=False), title="Cut a verbatim quote out of a source")
-    def snap_quote(anchor: str, source_text: str) -> SnappedQuote:
-        """The verbatim passage of ``source_text`` that ``anchor`` (a remembered or paraphrased quote) points at.
-
-        Use it to cite exact words: the quote comes back cut from the source
-        bytes, with its offsets, whether the anchor was already verbatim, and
-        how similar the two are. Nothing is fetched.
-        """
-        from citemark.scoring.quotes import snap_quote as snap
-
-        if not anchor.strip() or not source_text.strip():
-            raise _tool_error(InputError("anchor and source_text must not be empty"))
-        if len(source_text) > settings.max_text_chars:
-            raise _tool_error(InputError(f"source_text is over {settings.max_text_chars:,} characters"))
-        return SnappedQuote.model_validate(snap(anchor, source_text).to_dict())
-
-    _add_check_references(server, settings)
-    _refuse_unknown_arguments(server)
-    return server
+_OFFLINE = ToolAnnotations(readOnlyHint=True, openWorldHint=False, idempotentHint=True, destructiveHint=False)
 
 
 class ReferenceOut(BaseModel):
@@ -317,36 +208,61 @@ class ReferencesResult(BaseModel):
     summary: ReferencesSummaryOut
 
 
-def _add_check_references(server: MCPServer, settings: Settings) -> None:
-    @server.tool(annotations=_READ_ONLY, title="Check that references exist")
-    async def check_references(
-        bibliography: str, format: Literal["bibtex", "latex", "list"] | None = None,
-    ) -> ReferencesResult:
-        """Check each reference of a bibliography against Crossref, arXiv and OpenAlex.
 
-        Give BibTeX, LaTeX \\bibitem entries, or a Markdown / plain References list.
-        Each entry is resolved by DOI, arXiv id, or title + first author + year and
-        gets a status — exists, mismatch (with the differing fields), not_found,
-        retracted (with the notice's date and link) or unverifiable — with what to
-        fix, and the list gets a grade. Only the references are sent to the services.
-        """
-        from citemark.scholarly.checker import check_bibliography
-
-        try:
-            report = await check_bibliography(bibliography, settings, fmt=format)
-        except CitemarkError as error:
-            raise _tool_error(error) from None
-        return ReferencesResult.model_validate(report.to_dict())
+# ---------------------------------------------------------------- the server's one engine
 
 
-def _refuse_unknown_arguments(server: MCPServer) -> None:
-    """An argument a tool does not take is an input error, never dropped in silence: an agent that
-    sends ``top_k`` or ``url_map`` must learn that it changed nothing. The SDK ignores extra
-    arguments and offers no switch, so each tool's argument model is tightened here (through its
-    tool manager, the one place the SDK keeps them) and its schema says so."""
-    for tool in server._tool_manager.list_tools():
+@dataclass(frozen=True, slots=True)
+class AgentDoor:
+    """What every tool call shares: the settings, the one engine and the agent's local-file policy."""
+
+    settings: Settings
+    engines: EngineSlot
+    local_files: LocalFilePolicy
+
+
+@asynccontextmanager
+async def lifespan(_: MCPServer) -> AsyncIterator[AgentDoor]:
+    """The server owns one engine for its whole life and closes it when the client goes.
+
+    The engine is built on the first call that needs it, not here: loading a model
+    takes seconds, and ``initialize`` and ``tools/list`` must not wait for it.
+    """
+    settings = Settings.load()
+    engines = EngineSlot(settings, requester="agent")
+    try:
+        yield AgentDoor(settings, engines, LocalFilePolicy.agent(settings.local_file_dirs))
+    finally:
+        await engines.aclose()
+
+
+def _door(ctx: Context) -> AgentDoor:
+    return ctx.request_context.lifespan_context
+
+
+# ---------------------------------------------------------------- tools
+
+_TOOLS: list[Tool] = []
+_Fn = TypeVar("_Fn", bound=Callable[..., Any])
+
+
+def _tool(title: str, annotations: ToolAnnotations = _READ_ONLY) -> Callable[[_Fn], _Fn]:
+    """Register a top-level function as a tool that refuses arguments it does not take.
+
+    An agent that sends ``url_map`` where the tool takes ``sources`` must learn that it
+    changed nothing, not get a quiet success. The SDK drops unknown arguments and offers
+    no switch, so the tool's argument model (which ``FuncMetadata`` reads live) is
+    tightened before the tool is handed to the server, and its schema says so.
+    """
+
+    def register(fn: _Fn) -> _Fn:
+        tool = Tool.from_function(fn, title=title, annotations=annotations)
         tool.fn_metadata.arg_model = _strict(tool.name, tool.fn_metadata.arg_model)
         tool.parameters["additionalProperties"] = False
+        _TOOLS.append(tool)
+        return fn
+
+    return register
 
 
 def _strict(name: str, model: type[BaseModel]) -> type[BaseModel]:
@@ -366,19 +282,180 @@ def _strict(name: str, model: type[BaseModel]) -> type[BaseModel]:
     return Strict
 
 
-def _accepts_version() -> bool:
-    import inspect
+async def _verify(parsed: Any, ctx: Context, detail: str, coverage: bool, policy: str | None,
+                  asks: Asks) -> VerifyResult:
+    door = _door(ctx)
+    engine = await door.engines.get()
+    total = parsed.citation_count
+    await ctx.report_progress(0, total, "fetching sources")
+    done = 0
 
-    return "version" in inspect.signature(MCPServer.__init__).parameters
+    async def step(verdict: Any) -> None:
+        nonlocal done
+        done += 1
+        await ctx.report_progress(done, total, f"{verdict.label.value}: {verdict.claim[:60]}")
+
+    report = await collect(engine, parsed, local_files=door.local_files, on_verdict=step, coverage=coverage,
+                           policy=policy, asks=asks)
+    data = report.to_dict()
+    if detail != "full":
+        for verdict in data["verdicts"]:
+            verdict["scores"] = None
+    return VerifyResult.model_validate(data)
+
+
+@_tool("Verify an AI answer's citations")
+async def verify_answer(
+    answer: str, ctx: Context, format: Literal["markdown", "html", "json"] | None = None,
+    page_url: str | None = None, sources: dict[str, str] | None = None,
+    detail: Literal["compact", "full"] = "compact", coverage: bool = True,
+    policy: Literal["strict", "balanced"] | None = None, top_k: int = 1, valid_citations_only: bool = False,
+    expect_sha256: str | None = None, support_threshold: float | None = None,
+) -> VerifyResult:
+    """Check every citation of an answer against its source.
+
+    Give the answer as Markdown (markers [1] or [id:x] with a Sources list,
+    reference-style pills, inline links, bare URLs), HTML, or JSON
+    ([{"claim", "url"}], citesure's {"citations", "sources"}, or
+    {"answer", "sources"}). ``sources`` maps markers ("1", "id:x") to a URL,
+    DOI, arXiv id or the source text, for answers that do not list them.
+    Every cited source is fetched (public http(s) only) and each (claim,
+    citation) gets a verdict — supported, partial, contradicted,
+    unsupported, unreachable, paywalled, retracted or unverifiable — with
+    the evidence quote, a deep link to it and the source text's SHA-256.
+    ``detail="full"`` adds the scores; ``coverage`` lists uncited factual
+    sentences. ``policy``: "strict" (the default: supported only when every
+    part of the claim is accounted for in the quoted passage) or "balanced"
+    (more recall, less precision). ``top_k`` (1-10): up to that many ranked
+    evidence passages per verdict (``passages``). ``valid_citations_only``:
+    list only the citations that pass (supported); ``dropped`` counts the rest.
+    ``expect_sha256``: the SHA-256 the source text should have; a source whose
+    text differs is unverifiable (reason source_changed).
+    ``support_threshold`` (0-1) only raises the bar: a supported verdict whose
+    support score is below it becomes partial (below_support_threshold).
+    """
+    from citemark.answer import parse_answer
+
+    settings = _door(ctx).settings
+    try:
+        asks = Asks(top_k=top_k, expect_sha256=expect_sha256, support_threshold=support_threshold,
+                    valid_only=valid_citations_only)
+        check_answer_size(answer, settings)
+        if not answer.strip():
+            raise InputError("the answer is empty")
+        # Off the event loop, as the native host parses: a hostile answer must not stop
+        # this server answering tools/list, pings or its input closing.
+        parsed = await asyncio.to_thread(parse_answer, answer, format, page_url=page_url, sources=sources)
+    except CitemarkError as error:
+        raise _tool_error(error) from None
+    return await _verify(parsed, ctx, detail, coverage, policy, asks)
+
+
+@_tool("Verify claims against sources")
+async def verify_claims(
+    claims: list[ClaimInput], ctx: Context, detail: Literal["compact", "full"] = "compact",
+    policy: Literal["strict", "balanced"] | None = None, top_k: int = 1, valid_citations_only: bool = False,
+    expect_sha256: str | None = None, support_threshold: float | None = None,
+) -> VerifyResult:
+    """Check each {claim, source} pair: does the source state the claim?
+
+    ``source`` is an http(s) URL (fetched; public addresses only), a DOI or
+    arXiv id (read as the PDF's full text), a local path inside the folders
+    the user allowed, or the source text itself. Returns one verdict per
+    pair with the evidence quote. ``policy``, ``top_k``, ``valid_citations_only``,
+    ``expect_sha256`` and ``support_threshold`` as for verify_answer.
+    """
+    from citemark.types import ParsedAnswer
+
+    settings = _door(ctx).settings
+    try:
+        asks = Asks(top_k=top_k, expect_sha256=expect_sha256, support_threshold=support_threshold,
+                    valid_only=valid_citations_only)
+        if not claims:
+            raise InputError("give at least one {claim, source} pair")
+        if len(claims) > settings.max_citations:
+            raise InputError(f"at most {settings.max_citations} claims per call")
+        size = sum(len(item.claim) + len(item.source) for item in claims)
+        if size > settings.max_answer_chars:  # the answer limit, as the batch door applies it to claim + source
+            raise AnswerTooLargeError(f"claims and sources of {size:,} characters are over the "
+                                      f"{settings.max_answer_chars:,} limit")
+        parsed = ParsedAnswer(
+            claims=tuple(one_claim(item.claim, item.source, index=i) for i, item in enumerate(claims)),
+            format="claims",
+        )
+    except CitemarkError as error:
+        raise _tool_error(error) from None
+    return await _verify(parsed, ctx, detail, coverage=False, policy=policy, asks=asks)
+
+
+@_tool("Check a source")
+async def check_source(source: str, ctx: Context) -> SourceCheck:
+    """Fetch one source and report what citemark can read from it.
+
+    ``source`` is a URL, DOI or arXiv id (or a path in an allowed folder).
+    Reachability (with the verdict a citation of an unreachable source would
+    get), HTTP-level errors, the title, the kind (html/pdf/text), the length of
+    the extracted text, its SHA-256, and paywall and retraction flags.
+    """
+    door = _door(ctx)
+    engine = await door.engines.get()
+    try:
+        result = await engine.check_source(source, local_files=door.local_files)
+    except CitemarkError as error:
+        raise _tool_error(error) from None
+    if "error" in result:
+        result["error"] = f"{result['error']['code']}: {result['error']['message']}"
+    return SourceCheck.model_validate(result)
+
+
+@_tool("Cut a verbatim quote out of a source", annotations=_OFFLINE)
+def snap_quote(anchor: str, source_text: str, ctx: Context) -> SnappedQuote:
+    """The verbatim passage of ``source_text`` that ``anchor`` (a remembered or paraphrased quote) points at.
+
+    Use it to cite exact words: the quote comes back cut from the source
+    bytes, with its offsets, whether the anchor was already verbatim, and
+    how similar the two are. Nothing is fetched.
+    """
+    from citemark.scoring.quotes import snap_quote as snap
+
+    settings = _door(ctx).settings
+    if not anchor.strip() or not source_text.strip():
+        raise _tool_error(InputError("anchor and source_text must not be empty"))
+    if len(source_text) > settings.max_text_chars:
+        raise _tool_error(InputError(f"source_text is over {settings.max_text_chars:,} characters"))
+    return SnappedQuote.model_validate(snap(anchor, source_text).to_dict())
+
+
+@_tool("Check that references exist")
+async def check_references(
+    bibliography: str, ctx: Context, format: Literal["bibtex", "latex", "list"] | None = None,
+) -> ReferencesResult:
+    """Check each reference of a bibliography against Crossref, arXiv and OpenAlex.
+
+    Give BibTeX, LaTeX \\bibitem entries, or a Markdown / plain References list.
+    Each entry is resolved by DOI, arXiv id, or title + first author + year and
+    gets a status — exists, mismatch (with the differing fields), not_found,
+    retracted (with the notice's date and link) or unverifiable — with what to
+    fix, and the list gets a grade. Only the references are sent to the services.
+    """
+    from citemark.scholarly.checker import check_bibliography
+
+    try:
+        report = await check_bibliography(bibliography, _door(ctx).settings, fmt=format)
+    except CitemarkError as error:
+        raise _tool_error(error) from None
+    return ReferencesResult.model_validate(report.to_dict())
 
 
 def _tool_error(error: CitemarkError) -> ToolError:
     return ToolError(f"{error.code}: {error.message}")
 
 
+server = MCPServer("citemark", version=__version__, lifespan=lifespan, tools=_TOOLS)
+
+
 def run(args: Any = None) -> int:
     """Serve MCP on stdio until the client disconnects; logs go to stderr only."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr, format="citemark mcp: %(levelname)s %(message)s")
-    from citemark.doors import serve_then_exit
-
-    serve_then_exit(build_server().run_stdio_async(), "mcp server")
+    Settings.load()  # a bad config file is an input error here, before serving, not a crash inside the lifespan
+    serve_then_exit(server.run_stdio_async(), "mcp server")

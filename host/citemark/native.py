@@ -34,13 +34,13 @@ from collections.abc import Callable
 from typing import Any, BinaryIO
 
 from citemark import __version__
+from citemark.browsers import HOST_NAME
 from citemark.errors import AnswerTooLargeError, CitemarkError, FrameError, MessageError, OriginRefused, ProtocolError
 from citemark.origins import allowed_origin
 from citemark.settings import POLICIES, Settings
 
-__all__ = ["HOST_NAME", "MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
+__all__ = ["MAX_INCOMING", "MAX_OUTGOING", "NativeHost", "encode_frame", "run"]
 
-HOST_NAME = "org.citemark.host"
 PROTOCOL = 1
 #: Browser → host: Chrome allows 64 MiB; an answer is far smaller.
 MAX_INCOMING = 8 * 1024 * 1024
@@ -61,8 +61,8 @@ def encode_frame(message: dict[str, Any]) -> bytes:
         data = json.dumps(_trimmed(message), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_OUTGOING:
         # ids are at most MAX_ID_CHARS long (dispatch refuses longer ones), so this frame always fits
-        data = json.dumps({"v": PROTOCOL, "id": message.get("id"), "type": "error", "code": ProtocolError.code,
-                           "message": "reply too large for native messaging"}).encode("utf-8")
+        data = json.dumps({"v": PROTOCOL, "id": message.get("id"), "type": "error",
+                           **ProtocolError("reply too large for native messaging").to_dict()}).encode("utf-8")
     return _HEADER.pack(len(data)) + data
 
 
@@ -149,7 +149,7 @@ class NativeHost:
         self._write({"v": PROTOCOL, "id": message_id, "type": kind, **fields})
 
     def error(self, message_id: Any, error: CitemarkError) -> None:
-        self.send(message_id, "error", code=error.code, error=type(error).__name__, message=error.message)
+        self.send(message_id, "error", **error.to_dict())
 
     async def engine(self):  # noqa: ANN201 - citemark.engine.Engine, imported late for a fast hello
         return await self._engines.get()
@@ -196,10 +196,8 @@ class NativeHost:
             self.error(message_id, error)
 
     def _hello(self, message_id: Any, message: dict[str, Any]) -> None:
-        from citemark.models import registry
-
         try:
-            pack = registry.resolve(self.settings)
+            pack = self._engines.pack()
             model, mode = (pack.name, "model") if pack else (None, "lexical-only")
         except CitemarkError as error:
             model, mode = None, f"model error: {error.message}"

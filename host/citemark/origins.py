@@ -17,6 +17,8 @@ import logging
 import sys
 from pathlib import Path
 
+from citemark.browsers import EXTENSION_ID, GECKO_ID
+
 __all__ = ["allowed_origin"]
 
 log = logging.getLogger(__name__)
@@ -24,8 +26,6 @@ log = logging.getLogger(__name__)
 
 def allowed_origin(origin: str | None, extra: list[str] | None = None) -> bool:
     """True when the browser says the caller is an extension the host may serve."""
-    from citemark.install import EXTENSION_ID, GECKO_ID
-
     if not origin:
         return True
     if origin.startswith("chrome-extension://"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from itertools import groupby
 
+from citemark.reuse import source_reuse
 from citemark.types import Label, Report, Verdict
 
 __all__ = ["GLYPHS", "to_markdown", "to_terminal"]
@@ -46,7 +47,7 @@ def to_terminal(report: Report, *, colour: bool = False, width: int = 100) -> st
     unmatched words (of all its citations) and the compared passage words in the quote are underlined;
     without colour, a ``differs:`` line lists them. Shared words are never marked."""
     lines: list[str] = []
-    ordered = sorted(report.verdicts, key=lambda v: v.claim_index)
+    ordered = sorted(report.shown, key=lambda v: v.claim_index)
     for claim, group in groupby(ordered, key=lambda v: v.claim):
         verdicts = list(group)
         spans = sorted({span for verdict in verdicts for span in _spans(verdict)[0]})
@@ -63,11 +64,37 @@ def to_terminal(report: Report, *, colour: bool = False, width: int = 100) -> st
         lines.append(f"  {len(coverage['uncited'])} factual sentence(s) cite no source "
                      f"({coverage['cited']} of {coverage['sentences']} cited):")
         lines += [f"    - “{_short(sentence)}”" for sentence in coverage["uncited"]]
+    reuse = source_reuse(report.verdicts)
+    if reuse["sources"]:
+        lines.append("")
+        lines.append("  sources (claims citing each):")
+        lines += [f"    {row['claims']:>3}  {_shown(row['source'])}" for row in reuse["by_source"][:_REUSE_ROWS]]
+        if reuse["sources"] > _REUSE_ROWS:
+            lines.append(f"    … and {reuse['sources'] - _REUSE_ROWS} more")
+        lines.append(f"  {_most_cited(reuse)}")
     summary = report.summary()
     lines.append("")
     lines.append(f"{summary['text']}" + (f"; {summary['unresolved']} unresolved marker(s)" if report.unresolved else ""))
+    if report.valid_only:
+        lines.append(_dropped(report))
     lines.append(f"model: {report.model}")
     return "\n".join(lines).lstrip("\n") + "\n"
+
+
+#: Sources listed by name in a readable report; the rest are counted.
+_REUSE_ROWS = 10
+
+
+def _most_cited(reuse: dict) -> str:
+    """ "the most-cited source carries 3 of 4 citations (75 %)"."""
+    top = reuse["by_source"][0]
+    return (f"the most-cited source carries {top['citations']} of {reuse['citations']} citation"
+            f"{'s' if reuse['citations'] != 1 else ''} ({reuse['most_cited_share']:.0%})")
+
+
+def _dropped(report: Report) -> str:
+    dropped = len(report.verdicts) - len(report.shown)
+    return f"valid citations only: {dropped} citation{'s' if dropped != 1 else ''} that did not pass left out"
 
 
 def _terminal_verdict(verdict: Verdict, colour: bool) -> list[str]:
@@ -91,15 +118,17 @@ def _terminal_verdict(verdict: Verdict, colour: bool) -> list[str]:
 
 
 def to_markdown(report: Report) -> str:
-    lines = ["# citemark report", "", f"**{report.summary()['text']}** — model: {report.model}", "",
-             "| verdict | claim | source | why |", "|---|---|---|---|"]
-    for verdict in sorted(report.verdicts, key=lambda v: v.claim_index):
+    lines = ["# citemark report", "", f"**{report.summary()['text']}** — model: {report.model}", ""]
+    if report.valid_only:
+        lines += [_dropped(report), ""]
+    lines += ["| verdict | claim | source | why |", "|---|---|---|---|"]
+    for verdict in sorted(report.shown, key=lambda v: v.claim_index):
         lines.append(
             f"| {GLYPHS[verdict.label]} {verdict.label.value} | {_bold(verdict.claim, _spans(verdict)[0])} "
             f"| {_cell(_source(verdict))} "
             f"| {_cell(verdict.explanation)} |"
         )
-    evidence = [v for v in report.verdicts if v.evidence]
+    evidence = [v for v in report.shown if v.evidence]
     if evidence:
         lines += ["", "## Evidence", ""]
         for verdict in evidence:
@@ -108,6 +137,11 @@ def to_markdown(report: Report) -> str:
             claim_spans, passage_spans = _spans(verdict)
             lines.append(f"- **{verdict.label.value}** — {_bold(verdict.claim, claim_spans)}{link}")
             lines.append(f"  > {_bold(verdict.evidence.quote, passage_spans)}")
+    reuse = source_reuse(report.verdicts)
+    if reuse["sources"]:
+        lines += ["", "## Sources", "", "| source | claims citing it | citations |", "|---|---|---|"]
+        lines += [f"| {_cell(row['source'])} | {row['claims']} | {row['citations']} |" for row in reuse["by_source"]]
+        lines += ["", _most_cited(reuse).capitalize() + "."]
     if report.coverage and report.coverage["uncited"]:
         lines += ["", "## Uncited sentences", ""]
         lines += [f"- {_cell(sentence)}" for sentence in report.coverage["uncited"]]

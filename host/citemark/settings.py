@@ -26,7 +26,7 @@ from citemark import __version__
 __all__ = ["POLICIES", "Settings", "config_path"]
 
 APP = "citemark"
-#: The verdict policies (verdict.py): strict, the default, says "supported" only for a claim aligned with its passage.
+#: The verdict policies (scoring/verdict.py): strict, the default, says "supported" only for a claim aligned with its passage.
 POLICIES = ("strict", "balanced")
 
 

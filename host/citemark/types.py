@@ -37,6 +37,12 @@ class Label(enum.StrEnum):
     RETRACTED = "retracted"
     UNVERIFIABLE = "unverifiable"
 
+    @property
+    def passes(self) -> bool:
+        """A citation passes only when supported: the gate behind ``verify``'s exit code and batch's pass rate
+        counts these, and ``valid_citations_only`` keeps exactly these."""
+        return self is Label.SUPPORTED
+
 
 @dataclass(frozen=True, slots=True)
 class Citation:
@@ -199,6 +205,7 @@ class Verdict:
     source_sha256: str | None = None  # of the extracted text judged, to re-check a report later
     quotes: tuple[Evidence, ...] = ()  # more passages: for "conflicting", the one that says the opposite
     differences: tuple[Difference, ...] = ()  # for partial and contradicted: what to highlight on each side
+    passages: tuple[Evidence, ...] = ()  # top_k > 1: the best-ranked passages, the deciding one first
 
     def to_dict(self) -> dict[str, Any]:
         extra = {"read_from": self.read_from} if self.read_from else {}
@@ -217,6 +224,7 @@ class Verdict:
             "source_sha256": self.source_sha256,
             **({"quotes": [q.to_dict() for q in self.quotes]} if self.quotes else {}),
             "differences": [d.to_dict() for d in self.differences],
+            **({"passages": [p.to_dict() for p in self.passages]} if self.passages else {}),
         }
 
 
@@ -230,6 +238,13 @@ class Report:
     coverage: dict[str, Any] | None = None  # ParsedAnswer.coverage(), where the door asked for it
     policy: str = "strict"  # the verdict policy that judged (verdict.POLICIES)
     pack_version: str | None = None  # the model pack's version (None: lexical-only)
+    valid_only: bool = False  # list only the citations that pass; the summary still counts them all
+    source_reuse: dict[str, Any] | None = None  # reuse.source_reuse of the verdicts, filled by ``collect``
+
+    @property
+    def shown(self) -> list[Verdict]:
+        """The verdicts the report lists: all, or with ``valid_only`` those that pass (``Label.passes``)."""
+        return [v for v in self.verdicts if v.label.passes] if self.valid_only else self.verdicts
 
     def summary(self) -> dict[str, Any]:
         """Counts per verdict, and ``pass_rate``: supported citations over all citations (0 when none)."""
@@ -248,7 +263,7 @@ class Report:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        ordered = sorted(self.verdicts, key=_answer_order)
+        ordered = sorted(self.shown, key=_answer_order)
         data = {
             "verdicts": [v.to_dict() for v in ordered],
             "unresolved": [u.to_dict() for u in self.unresolved],
@@ -257,6 +272,10 @@ class Report:
             "policy": self.policy,
             "pack_version": self.pack_version,
         }
+        if self.source_reuse is not None:
+            data["source_reuse"] = self.source_reuse
+        if self.valid_only:
+            data["dropped"] = len(self.verdicts) - len(ordered)
         if self.coverage is not None:
             data["coverage"] = self.coverage
         return data

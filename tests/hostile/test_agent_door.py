@@ -122,8 +122,8 @@ async def test_quiet_answers_are_tool_errors_with_their_code(params, tmp_path):
         for empty in ("", "   "):
             result = await client.call_tool("verify_answer", {"answer": empty})
             assert result.is_error and "E100" in result.content[0].text and "empty" in result.content[0].text
-        unknown = await client.call_tool("verify_answer", {"answer": "The vault opens at noon [1].", "top_k": 3})
-        assert unknown.is_error and "E100" in unknown.content[0].text and "top_k" in unknown.content[0].text
+        unknown = await client.call_tool("verify_answer", {"answer": "The vault opens at noon [1].", "passages": 3})
+        assert unknown.is_error and "E100" in unknown.content[0].text and "passages" in unknown.content[0].text
         unknown = await client.call_tool("verify_claims", {"claims": [{"claim": "A b c.", "source": "x y z"}],
                                                            "url_map": {"1": "https://example.org"}})
         assert unknown.is_error and "url_map" in unknown.content[0].text

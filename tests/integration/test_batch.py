@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from citemark.batch import batch_engine, verify_batch
+from citemark.batch import engine_slot, verify_batch
 from citemark.scoring.retrieve import EvidenceIndex
 from tests.conftest import ROOT, Reply
 from tests.support.batch import PAGES, answers, write_jsonl
@@ -103,7 +103,8 @@ async def test_each_distinct_source_is_fetched_and_indexed_once_for_the_whole_ba
     items = [{"id": i, "claims": [{"claim": f"Claim {i} about {p[1:]} holds.", "url": server.url(p)}
                                   for p in (paths[i % 5], paths[(i + 1) % 5], paths[(i + 3) % 5], "/gone")]}
              for i in range(30)]
-    async with batch_engine(settings, scorer=None, cache=None) as engine:
+    async with engine_slot(settings, scorer=None, cache=None) as slot:
+        engine = await slot.get()
         records = [record async for record in verify_batch(items, engine=engine, concurrency=8)]
     assert sorted(r["id"] for r in records) == list(range(30))
     fetched = Counter(path for path, _ in server.requests)

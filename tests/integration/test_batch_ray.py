@@ -11,6 +11,7 @@ import os
 
 import pytest
 
+from citemark import batch_ray
 from citemark.batch import run_batch
 from tests.support.batch import PAGES, answers, write_jsonl
 
@@ -44,7 +45,7 @@ def test_a_ray_run_gives_the_records_of_the_local_run(server, settings, tmp_path
     items.append({"id": "bad", "answer": 42})
     source = write_jsonl(tmp_path / "in.jsonl", [*items, "{broken"])
     local = run_batch(source, tmp_path / "local.jsonl", settings=settings, cache=None)
-    on_ray = run_batch(source, tmp_path / "ray.jsonl", settings=settings, cache=None, ray_address="local", ray_actors=2)
+    on_ray = run_batch(source, tmp_path / "ray.jsonl", settings=settings, cache=None, remote=batch_ray.on_ray("local", actors=2))
     assert records(tmp_path / "ray.jsonl") == records(tmp_path / "local.jsonl")
     assert (on_ray.answers, on_ray.errors) == (local.answers, local.errors) == (24, 2)
     assert on_ray.verdicts == local.verdicts

@@ -9,7 +9,6 @@ import pytest
 
 from citemark.errors import RobotsDisallowed, SourceBlocked, SourceTooLarge, SourceUnreachable
 from citemark.sources.fetch import Fetcher, guarded_transport
-from citemark.sources.netguard import GuardedBackend
 from tests.conftest import Reply, free_port
 
 PAGE = "<html><head><title>T</title></head><body><p>Hello world.</p></body></html>"
@@ -126,8 +125,7 @@ async def test_every_redirect_hop_is_checked_by_the_address_guard(server, settin
     internal service on another port is refused at connection time."""
     internal = free_port()
     server.routes["/hop"] = Reply(status=302, headers={"Location": f"http://127.0.0.1:{internal}/admin"})
-    transport = guarded_transport(settings)
-    transport._pool._network_backend = GuardedBackend(allow_private=lambda address, port: port == server.port)
+    transport = guarded_transport(settings, allow_private=lambda address, port: port == server.port)
     with pytest.raises(SourceBlocked, match="non-public"):
         await fetch(settings, server.url("/hop"), transport=transport)
 

@@ -346,3 +346,63 @@ def test_cli_refs_offline_fails_fast_and_says_why_in_words(home, tmp_path):
     assert elapsed < 15, f"{elapsed:.0f} s"
     assert "could not be reached (no connection" in run.stdout
     assert "ConnectError" not in run.stdout + run.stderr and "Traceback" not in run.stderr
+
+
+SURVEY = Paper("A survey of deep learning for rivers", [("Ada", "Rivers")], 2024, doi="10.5555/survey.2024",
+               references=[
+                   {"key": "ref1", "DOI": "10.1038/NATURE14539", "author": "LeCun", "year": "2015",
+                    "article-title": "Deep learning", "journal-title": "Nature"},
+                   {"key": "ref2", "unstructured": "Hochreiter, S., & Schmidhuber, J. (1997). Long short-term "
+                                                   "memory. Neural Computation, 9(8), 1735-1780."},
+                   {"key": "ref3", "author": "Nobody", "year": "2020",
+                    "article-title": "A study of rivers that no one ever wrote"}])
+
+
+def _refs(home, fake, *args, cwd):
+    """``citemark refs ARGS --json`` run in ``cwd`` (a bare name there may be a file), on the checkout under test."""
+    env = {**os.environ, **_env(home, fake)}
+    if "PYTHONPATH" in env:
+        env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(part) for part in env["PYTHONPATH"].split(os.pathsep))
+    return subprocess.run([sys.executable, "-m", "citemark.cli", "refs", *args, "--json"], capture_output=True,
+                          text=True, env=env, timeout=120, cwd=cwd)
+
+
+def test_cli_refs_of_a_doi_checks_the_references_crossref_lists_for_it(home, fake, server, tmp_path):
+    fake.add(SURVEY)
+    run = _refs(home, fake, "10.5555/survey.2024", cwd=tmp_path)
+    assert run.returncode == 1, run.stderr  # one reference does not exist
+    data = json.loads(run.stdout)
+    assert [r["status"] for r in data["references"]] == ["exists", "exists", "not_found"]
+    assert data["references"][0]["reference"]["doi"] == "10.1038/nature14539"
+    assert "/crossref/works/10.5555/survey.2024" in fake.calls["crossref"]
+    unknown = _refs(home, fake, "doi:10.5555/nobody.2024", cwd=tmp_path)
+    assert unknown.returncode == 2 and "E100" in unknown.stderr and "does not know" in unknown.stderr
+    bare = copy.deepcopy(SURVEY)
+    bare.doi, bare.references = "10.5555/bare.2024", None
+    fake.add(bare)
+    none = _refs(home, fake, "10.5555/bare.2024", cwd=tmp_path)
+    assert none.returncode == 2 and "lists no references" in none.stderr and "Traceback" not in none.stderr
+
+
+def test_cli_refs_of_an_arxiv_id_reads_the_reference_list_of_its_pdf(home, fake, server, tmp_path):
+    paper = Paper("Rivers and models", [("Ada", "Rivers")], 2026, arxiv_id="2607.22693", pdf_pages=[
+        "Introduction\nUNPUBLISHED-FINDING: the northern delta rose by 14 metres in 2024.",
+        "References\n[1] LeCun, Y., Bengio, Y., & Hinton, G. (2015). Deep learning. Nature, 521, 436-444. "
+        "doi:10.1038/nature14539\n[2] Silver, D., Huang, A., & Maddison, C. J. (2016). Mastering the game of Go "
+        "with deep neural networks and tree search. Nature, 529, 484-489."])
+    fake.add(paper)
+    run = _refs(home, fake, "2607.22693", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert [r["status"] for r in json.loads(run.stdout)["references"]] == ["exists", "exists"]
+    sent = " ".join(path for path, _ in server.requests)
+    assert "id_list=2607.22693" in sent and "UNPUBLISHED" not in sent and "delta" not in sent
+    missing = _refs(home, fake, "arXiv:2607.99999", cwd=tmp_path)
+    assert missing.returncode == 2 and "arXiv has no paper 2607.99999" in missing.stderr
+
+
+def test_cli_refs_an_existing_file_named_like_an_id_wins(home, fake, server, tmp_path):
+    (tmp_path / "2607.22693").write_text("1. LeCun, Y. (2015). Deep learning. doi:10.1038/nature14539\n")
+    run = _refs(home, fake, "2607.22693", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert [r["reference"]["doi"] for r in json.loads(run.stdout)["references"]] == ["10.1038/nature14539"]
+    assert not any("2607.22693" in call for call in fake.calls["arxiv"])

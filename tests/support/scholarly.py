@@ -39,6 +39,7 @@ class Paper:
     pdf_meta: bool = True  # the landing page names the PDF in citation_pdf_url
     oa_pdf: bool = False  # OpenAlex lists the PDF as an open-access location
     malformed: bool = False  # Crossref answers a record without title
+    references: list[dict] | None = None  # Crossref ``reference`` items: the paper's own deposited bibliography
 
     @property
     def slug(self) -> str:
@@ -123,6 +124,8 @@ class FakeScholarly:
                                                   "asserted-by": "subject"}]}
         if paper.updates:
             item["updated-by"] = paper.updates
+        if paper.references is not None:
+            item["reference"], item["reference-count"] = paper.references, len(paper.references)
         if paper.malformed:
             del item["title"]
         return item

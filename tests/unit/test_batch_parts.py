@@ -123,15 +123,15 @@ def test_progress_is_a_log_line_every_few_seconds_when_not_on_a_terminal():
 class BrokenEngine:
     """An engine whose parser path meets a bug on one answer."""
 
-    settings = type("S", (), {"max_answer_chars": 1000})()
+    settings = type("S", (), {"max_answer_chars": 1000, "policy": "strict"})()
     model_name = "none"
+    pack_version = None
 
-    async def report(self, parsed, local_files=None):  # noqa: ANN001, ANN201
+    async def verify(self, parsed, local_files=None, policy=None, asks=None):  # noqa: ANN001, ANN201
         if parsed.claims[0].text.startswith("boom"):
             raise KeyError("a bug")
-        from citemark.types import Report
-
-        return Report(model="none")
+        return
+        yield
 
 
 async def test_a_bug_met_by_one_answer_is_its_error_record_and_the_batch_goes_on():

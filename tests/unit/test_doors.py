@@ -67,3 +67,35 @@ def test_answer_size_is_checked_against_the_settings():
     check_answer_size("short", settings)
     with pytest.raises(AnswerTooLargeError, match="over the 10 limit"):
         check_answer_size("x" * 11, settings)
+
+
+async def test_the_engines_own_api_takes_the_doors_path(settings):
+    """``Engine.report`` and ``Engine.verify_claim`` are delegates of ``collect`` and ``one_claim``: the same
+    claim gives the same verdict and the same report by either way in."""
+    from citemark.doors import collect
+    from citemark.engine import Engine
+    from citemark.types import ParsedAnswer
+
+    claim, source = "  The museum opened in 1902.", "The museum opened in 1902 and holds 260,000 volumes."
+    parsed = ParsedAnswer(claims=(one_claim(claim, source),), format="claim")
+    async with Engine(settings, scorer=None, cache=None) as engine:
+        by_door = await collect(engine, parsed)
+        by_engine = await engine.report(parsed)
+        verdict = await engine.verify_claim(claim, source)
+        with pytest.raises(InputError):
+            await engine.verify_claim(" ", source)
+    assert by_engine.to_dict() == by_door.to_dict()
+    assert verdict == by_door.verdicts[0] and verdict.claim == "The museum opened in 1902."
+
+
+async def test_the_slot_resolves_the_model_pack_once_for_hello_and_the_engine(settings, monkeypatch):
+    from citemark.doors import EngineSlot
+    from citemark.models import registry
+
+    calls = []
+    monkeypatch.setattr(registry, "resolve", lambda settings: calls.append(settings) or None)
+    async with EngineSlot(settings, requester=None, cache=None) as slot:
+        assert slot.pack() is None and slot.pack() is None  # hello, twice, before the engine exists
+        engine = await slot.get()
+        assert engine.pack is None and engine.model_name.startswith("none") and slot.pack() is None
+    assert len(calls) == 1

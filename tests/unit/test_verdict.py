@@ -12,8 +12,8 @@ from citemark.scoring.align import align
 from citemark.scoring.binding import Binding
 from citemark.scoring.features import Measurement
 from citemark.scoring.guards import GuardResult
+from citemark.scoring.verdict import STRICT_CONTRADICTION, decide, decide_failure
 from citemark.types import Label
-from citemark.verdict import STRICT_CONTRADICTION, decide, decide_failure
 
 
 def measure(**changes) -> Measurement:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+from citemark import identifiers
 from citemark.errors import LookupUnavailable
 from citemark.scholarly.records import Update, Work
 from citemark.scholarly.service import ScholarlyHTTP
@@ -23,7 +24,7 @@ __all__ = ["ARXIV_ID", "ArxivClient", "parse_feed"]
 NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom",
       "opensearch": "http://a9.com/-/spec/opensearch/1.1/"}
 #: New-style (2101.00001v2) and old-style (hep-th/9901001) identifiers.
-ARXIV_ID = re.compile(r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)")
+ARXIV_ID = re.compile(f"({identifiers.ARXIV_ID})", re.IGNORECASE)
 _WITHDRAWN = re.compile(r"\b(?:has been |was )?withdrawn\b", re.IGNORECASE)
 
 

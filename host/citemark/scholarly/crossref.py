@@ -7,7 +7,9 @@ Retractions are read from ``updated-by`` (the notices that update this work, fro
 the publisher and, since 2025, from Retraction Watch with ``source:
 "retraction-watch"``). A notice's own record carries ``update-to`` instead: citing
 the notice is not citing a retracted work, so that field is not read as one.
-``relation.has-preprint`` names an open preprint copy.
+``relation.has-preprint`` names an open preprint copy. ``reference`` is the paper's own
+bibliography as its publisher deposited it (``key``, ``DOI``, ``article-title``, ``author``,
+``year``, ``unstructured``); a record without it has no open reference list.
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ class CrossrefClient:
                                    "/works/" + quote(doi, safe="/().;:-_"), None,
                                    lambda body: parse_work(_message(body, "work")))
 
+    async def deposited_references(self, doi: str) -> list[dict[str, Any]] | None:
+        """The ``reference`` items of ``doi``'s record ([] when none were deposited); None when Crossref does not
+        know the DOI. The same request as ``work``, so a cached record answers both."""
+        return await self.http.get(self.service, self.http.settings.crossref_api,
+                                   "/works/" + quote(doi, safe="/().;:-_"), None, _reference_items)
+
     async def search(self, title: str, author: str | None = None, rows: int = 5) -> list[Work]:
         params = {"query.bibliographic": title, "rows": str(rows)}
         if author:
@@ -53,6 +61,13 @@ def _work_list(body: bytes) -> list[Work]:
         except LookupUnavailable:
             continue  # one broken item does not spoil the others
     return works
+
+
+def _reference_items(body: bytes) -> list[dict[str, Any]]:
+    items = _message(body, "work").get("reference", [])
+    if not isinstance(items, list):
+        raise LookupUnavailable("crossref: malformed reference list")
+    return [item for item in items if isinstance(item, dict)]
 
 
 def _message(body: bytes, kind: str) -> dict[str, Any]:

@@ -20,40 +20,21 @@ own cached, guarded ``load_url`` to read any URL through:
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from urllib.parse import unquote, urljoin, urlsplit
+from urllib.parse import urljoin
 
 from citemark.errors import LookupUnavailable, SourceError
+from citemark.identifiers import arxiv_id_in_url, arxiv_of_doi, arxiv_url, doi_in_url
 from citemark.scholarly.records import Work
 from citemark.scholarly.services import Services
 from citemark.types import Document
 
-__all__ = ["ScholarlySources", "arxiv_of", "doi_of"]
+__all__ = ["ScholarlySources"]
 
 log = logging.getLogger(__name__)
 
 LoadURL = Callable[[str], Awaitable[Document]]
-_DOI_HOSTS = frozenset({"doi.org", "dx.doi.org"})
-_ARXIV_HOSTS = frozenset({"arxiv.org", "www.arxiv.org", "export.arxiv.org"})
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
-
-
-def doi_of(url: str) -> str | None:
-    parts = urlsplit(url)
-    if (parts.hostname or "").lower() not in _DOI_HOSTS:
-        return None
-    doi = unquote(parts.path.lstrip("/"))
-    return doi.lower() if re.match(r"10\.\d{4,9}/\S+$", doi) else None
-
-
-def arxiv_of(url: str) -> str | None:
-    parts = urlsplit(url)
-    if (parts.hostname or "").lower() not in _ARXIV_HOSTS:
-        return None
-    match = re.match(r"^/(?:abs|pdf)/(.+?)(?:\.pdf)?$", parts.path)
-    return match.group(1) if match else None
 
 
 class ScholarlySources:
@@ -63,21 +44,21 @@ class ScholarlySources:
         self.services = services
 
     def handles(self, url: str) -> bool:
-        return doi_of(url) is not None or arxiv_of(url) is not None
+        return doi_in_url(url) is not None or arxiv_id_in_url(url) is not None
 
     async def load(self, url: str, load_url: LoadURL) -> Document:
-        doi = doi_of(url)
+        doi = doi_in_url(url)
         if doi:
-            arxiv_doi = _ARXIV_DOI.match(doi)
+            arxiv_doi = arxiv_of_doi(doi)
             if arxiv_doi:
-                return await self._arxiv(url, arxiv_doi.group(1), load_url)
+                return await self._arxiv(url, arxiv_doi, load_url)
             return await self._doi(url, doi, load_url)
-        return await self._arxiv(url, arxiv_of(url) or "", load_url)
+        return await self._arxiv(url, arxiv_id_in_url(url) or "", load_url)
 
     async def _doi(self, url: str, doi: str, load_url: LoadURL) -> Document:
         record = await self._quietly(self.services.crossref.work(doi))
         notice = record.retraction_notice() if record else None
-        landing_url = record.url if record and record.url and not doi_of(record.url) else url
+        landing_url = record.url if record and record.url and not doi_in_url(record.url) else url
         landing: Document | None = None
         failure: SourceError | None = None
         try:
@@ -113,7 +94,7 @@ class ScholarlySources:
         document = await self._first_readable(copies, load_url)
         if document is not None:
             return document
-        preprints = [m.group(1) for d in (record.preprint_dois if record else ()) if (m := _ARXIV_DOI.match(d))]
+        preprints = [found for d in (record.preprint_dois if record else ()) if (found := arxiv_of_doi(d))]
         if found and found.arxiv_id:
             preprints.append(found.arxiv_id)
         for arxiv_id in dict.fromkeys(preprints):
@@ -138,7 +119,7 @@ class ScholarlySources:
     async def _arxiv_pdf(self, arxiv_id: str, load_url: LoadURL, paper: Work | None = None) -> Document:
         if paper is None:
             paper = await self._quietly(self.services.arxiv.paper(arxiv_id))
-        pdf = paper.pdf_urls[0] if paper and paper.pdf_urls else f"https://arxiv.org/pdf/{arxiv_id}"
+        pdf = paper.pdf_urls[0] if paper and paper.pdf_urls else arxiv_url(arxiv_id)
         return await load_url(pdf)
 
     async def _first_readable(self, urls: list[str], load_url: LoadURL) -> Document | None:

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from citemark import identifiers
+
 __all__ = ["RETRACTING", "Update", "Work", "plain_title"]
 
 #: Crossref update types that take a work's support away (``expression_of_concern`` included:
@@ -41,7 +43,7 @@ class Update:
 
     @property
     def link(self) -> str | None:
-        return f"https://doi.org/{self.doi}" if self.doi else None
+        return identifiers.doi_url(self.doi) if self.doi else None
 
     def describe(self, *, retraction_watch: bool | None = None) -> str:
         """"Retraction (2021-03-04, Retraction Watch): https://doi.org/10.x/notice"."""

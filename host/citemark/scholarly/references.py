@@ -15,19 +15,18 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from citemark import identifiers
 from citemark.errors import InputError
 
-__all__ = ["Reference", "detect_format", "doi_problem", "parse_references", "reference_section"]
+__all__ = ["Reference", "detect_format", "doi_problem", "parse_references", "reference_from_text", "reference_section"]
 
 MAX_REFERENCES = 500
 
-_DOI = re.compile(r"10\.\d{4,9}/[^\s\"<>{}]+", re.IGNORECASE)
-_ARXIV = re.compile(
-    r"(?:arxiv(?:\s*preprint)?\s*:?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf)/)"
-    r"(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)",
-    re.IGNORECASE,
-)
-_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+)$", re.IGNORECASE)
+#: A DOI inside a bibliography's text: it ends at a quote, a brace or an angle bracket as well as at a space.
+_DOI = re.compile(rf"{identifiers.DOI}[^\s\"<>{{}}]+", re.IGNORECASE)
+#: An arXiv id inside a bibliography's text, after the words or the link that announce it.
+_ARXIV = re.compile(rf"(?:arxiv(?:\s*preprint)?\s*:?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf)/)({identifiers.ARXIV_ID})",
+                    re.IGNORECASE)
 _YEAR_PAREN = re.compile(r"\((\d{4})[a-z]?(?:,[^)]*)?\)")
 _YEAR = re.compile(r"(?<![\d./])((?:19|20)\d{2})[a-z]?(?![\d/])")
 _HEADING = re.compile(r"^[ \t]*(?:#{1,6}[ \t]*|\*\*)?(references|bibliography|works cited|literature cited|sources)\b[*: \t]*$",
@@ -208,6 +207,11 @@ def _list_entries(text: str) -> list[str]:
     return [e for e in entries if len(e) >= 15]
 
 
+def reference_from_text(index: int, raw: str, key: str | None = None) -> Reference:
+    """One reference written as text (a Crossref ``unstructured`` entry), read as a list entry is."""
+    return _free_text(index, raw, key)
+
+
 def _free_text(index: int, raw: str, key: str | None = None) -> Reference:
     """A reference written as text, in any of the common styles."""
     newblocks = [b.strip() for b in re.split(r"\\newblock", raw)] if "\\newblock" in raw else None
@@ -274,9 +278,9 @@ def _family(name: str) -> str:
 def _with_arxiv_doi(reference: Reference) -> Reference:
     """arXiv's own DOIs (10.48550/arXiv.ID) are arXiv ids: Crossref does not hold them."""
     if reference.doi:
-        match = _ARXIV_DOI.match(reference.doi)
-        if match:
-            return replace(reference, doi=None, arxiv_id=reference.arxiv_id or match.group(1))
+        arxiv_id = identifiers.arxiv_of_doi(reference.doi)
+        if arxiv_id:
+            return replace(reference, doi=None, arxiv_id=reference.arxiv_id or arxiv_id)
     return reference
 
 
@@ -286,9 +290,8 @@ def _find_doi(text: str) -> str | None:
 
 
 def _clean_doi(doi: str) -> str | None:
-    doi = re.sub(r"^(?:https?://(?:dx\.)?doi\.org/|doi:\s*)", "", doi.strip(), flags=re.IGNORECASE)
-    doi = doi.rstrip(".,;)]}")
-    return doi.lower() if re.match(r"10\.\d{4,9}/\S+$", doi) else None
+    found = identifiers.doi(doi.strip().rstrip(".,;)]}"))
+    return found.lower() if found else None
 
 
 def doi_problem(doi: str) -> str | None:
@@ -306,7 +309,7 @@ def doi_problem(doi: str) -> str | None:
 
 
 def _is_arxiv_id(text: str) -> bool:
-    return bool(re.fullmatch(r"\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?", text.strip()))
+    return bool(re.fullmatch(identifiers.ARXIV_ID, text.strip()))
 
 
 _ACCENTS = {'"': "\u0308", "'": "\u0301", "`": "\u0300", "^": "\u0302", "~": "\u0303", "c": "\u0327", "v": "\u030c"}

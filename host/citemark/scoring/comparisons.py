@@ -44,6 +44,8 @@ for _words_, _sign in (("rose risen rise rises increased increase increases grew
     _CHANGES.update(dict.fromkeys(_words_.split(), _sign))
 #: Words that introduce the base of a comparison over time: "compared with 2024", "than in 2024", "from 2024".
 _BASE_MARKERS = frozenset(["compared", "than", "from", "since", "versus", "vs"])
+#: What a comparison's side may start with and still name the same thing: articles, possessives, "to
+#: be" and a few prepositions. Far fewer than ``words.STOP_WORDS``: "more", "most", "than" are the comparison.
 _SIDE_STOP = frozenset(["the", "a", "an", "its", "their", "his", "her", "is", "are", "was", "were", "be", "been",
                         "has", "have", "had", "it", "this", "that", "which", "of", "in", "on", "at", "by", "for", "to",
                         "and", "or", "as"])

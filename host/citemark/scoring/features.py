@@ -16,11 +16,10 @@ from citemark.scoring.guards import GuardResult
 from citemark.scoring.lexical import content_terms, coverage
 from citemark.scoring.nli import NLIScores
 from citemark.scoring.retrieve import EvidenceIndex, Hit
+from citemark.scoring.thresholds import ON_TOPIC
 
 __all__ = ["ClaimEvidence", "Measurement", "measure", "nearby"]
 
-#: A window must hold this share of the claim's words to count as "about" it.
-ON_TOPIC = 0.5
 #: Sentences either side of the quoted window where the claim's names other than its subject must be.
 AROUND = 2
 #: Fewer words than this make a heading, not a passage to quote.

@@ -24,6 +24,7 @@ from citemark.scoring import binding, comparisons, tables
 from citemark.scoring.binding import Binding
 from citemark.scoring.lexical import stem, terms
 from citemark.scoring.quantities import parse_quantities, same_quantity, stated_in, worded_as_difference, worked_out
+from citemark.scoring.words import MONTH_ABBREVIATIONS
 
 __all__ = ["GuardResult", "check", "entities", "name_forms", "name_spans"]
 
@@ -106,6 +107,9 @@ def _is_subject(claim: str, start: int) -> bool:
     return len(claim[:start].split()) <= SUBJECT_WORDS
 
 
+#: Words that open a sentence capitalised and are never names: its own list, not ``words.STOP_WORDS``,
+#: since it holds discourse words and numbers ("Moreover", "Two") and leaves out words that do name
+#: ("May", "Will").
 _COMMON_STARTERS = frozenset(
     ["the", "a", "an", "in", "on", "at", "as", "it", "its", "this", "that", "these", "those", "there", "he", "she", "they", "we", "i", "you", "his", "her", "their", "our", "however", "but", "and", "or", "so", "then", "also", "after", "before", "during", "when", "while", "although", "though", "because", "if", "since", "according", "today", "yes", "no", "many", "most", "some", "several", "one", "two", "three", "first", "second", "later", "earlier", "overall", "additionally", "furthermore", "moreover", "finally", "meanwhile", "instead", "thus", "therefore",
      # discourse words and function words that open sentences and are never names
@@ -225,9 +229,6 @@ def check(
     )
 
 
-_MONTHS = {"jan": "january", "feb": "february", "mar": "march", "apr": "april", "jun": "june", "jul": "july",
-           "aug": "august", "sep": "september", "sept": "september", "oct": "october", "nov": "november",
-           "dec": "december"}
 _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Za-z]\.){2,}")
 
 
@@ -271,8 +272,8 @@ def _name_forms(word: str) -> frozenset[str]:
     and for the common demonym endings the country's stem too, so that "South African"
     and "South Africa", "Chinese" and "China" match whichever of the two the claim and
     the source use."""
-    if word in _MONTHS:
-        return frozenset({word, stem(_MONTHS[word])})
+    if word in MONTH_ABBREVIATIONS:
+        return frozenset({word, stem(MONTH_ABBREVIATIONS[word])})
     form = stem(word)
     if len(form) >= 5 and form.endswith("an"):  # African, American, Korean, Indian, Russian
         return frozenset({form, form[:-1]})

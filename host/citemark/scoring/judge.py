@@ -5,13 +5,15 @@ features and guards → combiner → ``verdict.decide`` → the quote, its score
 its deep link. The engine calls ``judge`` for every (claim, citation) once the
 source is loaded; ``train/fit_combiner.py`` calls ``gather`` (the same steps up
 to the features) to fit the combiner on exactly what the engine will measure.
+The verdicts reached without judging the text are here too: ``failed`` (a source
+that cannot be read, a citation past a limit), and ``check_quotes`` after judging.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from citemark.errors import ExtractionError
 from citemark.scoring import guards
@@ -22,13 +24,15 @@ from citemark.scoring.lexical import content_terms
 from citemark.scoring.nli import BatchingScorer
 from citemark.scoring.numerals import arabic
 from citemark.scoring.quantities import parse_quantities, restate, stated_in
+from citemark.scoring.quotes import falsified_quote, quoted_spans, snap_quote
 from citemark.scoring.retrieve import EvidenceIndex, Hit
+from citemark.scoring.thresholds import CONFLICT_CONTRADICTION, CONFLICT_COVERAGE
+from citemark.scoring.verdict import Decision, decide, decide_failure
 from citemark.sources.extract import MIN_TEXT_CHARS
 from citemark.sources.resolve import text_fragment_link
-from citemark.types import Difference, Document, Evidence, Label, Scores
-from citemark.verdict import Decision, decide, decide_failure
+from citemark.types import Citation, Claim, Difference, Document, Evidence, Label, Scores, Verdict
 
-__all__ = ["Judgement", "gather", "judge"]
+__all__ = ["Judgement", "check_quotes", "failed", "gather", "judge", "over_citation_limit", "past_deadline"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,11 +173,6 @@ def located(alignment: Alignment, index: EvidenceIndex, hit: Hit) -> tuple[Diffe
     return tuple(result)
 
 
-#: How sure the model must be that another passage contradicts a supported claim to call the source conflicting.
-CONFLICT_CONTRADICTION = 0.8
-CONFLICT_COVERAGE = 0.6
-
-
 def _conflicting(claim: str, index: EvidenceIndex, decision: Decision, evidence: ClaimEvidence,
                  alignment: Alignment | None) -> Hit | None:
     """The contradicting passage of a source that also supports the claim elsewhere (RefSentry's warning):
@@ -228,4 +227,59 @@ def _nothing_found(claim: str, document: Document) -> Measurement:
         support=0.0, threshold=1.0, coverage=0.0, document_coverage=0.0, contradiction=None,
         contradiction_coverage=0.0, guards=guards.GuardResult(), retracted=document.retracted,
         paywalled=document.paywalled, has_claim=bool(content_terms(claim)),
+    )
+
+
+def check_quotes(verdict: Verdict, document: Document) -> Verdict:
+    """``altered_quote``: words the claim quotes (or the answer's excerpt) that are not verbatim in the source.
+
+    The source may still say the same thing, but a quotation is a promise
+    about exact words: a supported verdict becomes partial, and the nearest
+    verbatim passage is shown as the evidence. A quotation whose changed words
+    reverse that passage is ``falsified_quote``: contradicted.
+    """
+    if verdict.label in (Label.CONTRADICTED, Label.RETRACTED):
+        return verdict
+    anchors = quoted_spans(verdict.claim) + ([verdict.citation.excerpt] if verdict.citation.excerpt else [])
+    for anchor in anchors:
+        snapped = snap_quote(anchor, document.text)
+        if snapped.exact:
+            continue
+        label = Label.PARTIAL if verdict.label is Label.SUPPORTED else verdict.label
+        if snapped.found:
+            assert snapped.start is not None and snapped.end is not None
+            evidence = quote_at(snapped.start, snapped.end, document)
+            if (falsified := falsified_quote(verdict, anchor, evidence)) is not None:
+                return falsified
+            nearest = f" The nearest passage reads “{snapped.quote}”."
+        else:
+            evidence, nearest = verdict.evidence, " No passage of the source is close to it."
+        return replace(verdict, label=label, reason="altered_quote", evidence=evidence,
+                       explanation=f"The quoted words “{anchor}” are not verbatim in the source.{nearest}")
+    return verdict
+
+
+def failed(claim: Claim, citation: Citation, decision: Decision, document: Document | None = None) -> Verdict:
+    """The verdict of a citation judged without its source's text (unreadable, past a limit)."""
+    return Verdict(
+        claim=claim.text, citation=citation, label=decision.label, reason=decision.reason,
+        explanation=decision.explanation, source_title=(document.title if document else None) or citation.title,
+        claim_index=claim.index,
+    )
+
+
+def over_citation_limit(total: int, limit: int) -> Decision:
+    """A citation past ``max_citations``: it gets a verdict that says so, none is dropped silently."""
+    return Decision(
+        Label.UNVERIFIABLE, "over_citation_limit",
+        f"Not checked: the answer has {total} citations and citemark checks the first "
+        f"{limit} (setting max_citations).",
+    )
+
+
+def past_deadline(seconds: float) -> Decision:
+    """A citation still being judged when the request's deadline passed."""
+    return Decision(
+        Label.UNVERIFIABLE, "deadline",
+        f"Not finished within the {seconds:.0f} s request limit.",
     )

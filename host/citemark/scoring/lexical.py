@@ -16,11 +16,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from citemark.scoring.words import STOP_WORDS
+
 __all__ = ["Coverage", "content_terms", "coverage", "idf_table", "stem", "terms"]
 
-_STOP_WORDS = frozenset(
-    ["a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "down", "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "herself", "him", "himself", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more", "most", "my", "myself", "nor", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "ourselves", "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "themselves", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "yourself", "yourselves", "one", "ones", "s", "t", "d", "ll", "m", "re", "ve", "us", "may", "might", "must", "shall", "also", "according", "including", "include", "includes", "included", "many", "much", "several", "well", "like", "however", "since", "although", "though", "yet", "via", "per", "among", "within", "without", "upon", "onto", "whose"]
-)
 
 _TOKEN = re.compile(r"[^\W_]+(?:[.,'’][^\W_]+)*", re.UNICODE)
 #: Han, kana and Hangul: scripts written without spaces, where a "word" is cut into character bigrams.
@@ -84,7 +83,7 @@ def stem(word: str) -> str:
 
 def content_terms(text: str) -> list[str]:
     """Stemmed tokens without stop words: what a claim is about."""
-    return [stem(token) for token in terms(text) if token not in _STOP_WORDS]
+    return [stem(token) for token in terms(text) if token not in STOP_WORDS]
 
 
 def idf_table(documents: Iterable[Sequence[str]]) -> tuple[dict[str, float], float]:

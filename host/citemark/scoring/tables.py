@@ -30,6 +30,8 @@ _SEPARATOR = re.compile(r"^\s*:?-{2,}:?\s*$")
 #: reading stays cheap on hostile pages.
 MAX_CELLS = 400
 MAX_PAGE_CELLS = 2000
+#: Words a heading and a claim may differ by and still name one column or row; a short list of its own
+#: because a table's headings are terse, and "first", "most" or "total" there are what the heading says.
 _FUNCTION_WORDS = frozenset(["the", "a", "an", "of", "in", "on", "at", "to", "for", "with", "by", "and", "or", "per"])
 #: Words before a superlative that make it claim no first place: "not the lightest", "the second
 #: lightest", "one of the lightest".

@@ -20,6 +20,7 @@ import json
 import logging
 import os
 import sqlite3
+import tempfile
 import threading
 import time
 import zlib
@@ -76,7 +77,17 @@ class SourceCache:
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         self._bytes = 0
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
         self._open()
+
+    @classmethod
+    def temporary(cls) -> SourceCache:
+        """A cache in a folder of its own, deleted on ``close``: a batch told to keep no cache still
+        fetches each source once."""
+        scratch = tempfile.TemporaryDirectory(prefix="citemark-batch-")
+        cache = cls(Path(scratch.name) / "sources.sqlite3")
+        cache._scratch = scratch
+        return cache
 
     def _open(self) -> None:
         try:
@@ -208,6 +219,9 @@ class SourceCache:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+            if self._scratch is not None:
+                self._scratch.cleanup()
+                self._scratch = None
 
     def _write(self, sql: str, params: tuple) -> bool:
         if self._db is None:

@@ -6,8 +6,8 @@ else, so ``./x``, ``dir/x.pdf``, ``file:///…`` and a bare ``2607.22693`` mean
 the same thing everywhere. Whether a path may then be *read* is not decided
 here but by the door's ``LocalFilePolicy``.
 
-An arXiv id is cited as its PDF (``https://arxiv.org/pdf/<id>``), so the
-claim is judged against the full text, with page numbers, not the abstract.
+DOIs and arXiv ids are read, and given their one URL, by ``citemark.identifiers``
+(an arXiv id is cited as its PDF, so the claim is judged against the full text).
 
 Run ``python -m citemark.sources.classify 2607.22693 ./notes.md`` to see it decide.
 """
@@ -19,6 +19,7 @@ import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from citemark import identifiers
 from citemark.errors import InputError
 from citemark.types import Citation
 
@@ -35,12 +36,6 @@ class SourceKind(enum.StrEnum):
 
 
 _SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*://", re.IGNORECASE)
-_DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
-# New-style ids are YYMM.NNNNN with a real month, so "2024.12345" (a number) is not one.
-_ARXIV_NEW = r"\d{2}(?:0[1-9]|1[0-2])\.\d{4,5}(?:v\d+)?"
-_ARXIV_OLD = r"[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?"
-_ARXIV = re.compile(rf"^(?:arxiv:\s*({_ARXIV_NEW}|{_ARXIV_OLD})|({_ARXIV_NEW}))$", re.IGNORECASE)
-_ARXIV_URL = re.compile(rf"^https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/({_ARXIV_NEW}|{_ARXIV_OLD})(?:\.pdf)?/?$", re.IGNORECASE)
 _WINDOWS_DRIVE = re.compile(r"^[A-Za-z]:[\\/]")
 _DOCUMENT_SUFFIX = re.compile(r"\.(?:pdf|html?|txt|md|markdown|rst|json|xml|csv|tex|docx?|epub)$", re.IGNORECASE)
 _HOST = re.compile(r"^(?:[a-z0-9-]+\.)+[a-z]{2,24}(?::\d+)?$", re.IGNORECASE)
@@ -55,9 +50,9 @@ def classify(source: str, *, inline_text: bool = True) -> SourceKind:
         return SourceKind.TEXT  # a sentence or a page of text: the source itself
     if value.lower().startswith("file:"):
         return SourceKind.FILE_URL
-    if _ARXIV.match(value) or _ARXIV_URL.match(value):
+    if identifiers.arxiv_id(value):
         return SourceKind.ARXIV
-    if _DOI.match(value):
+    if identifiers.doi(value):
         return SourceKind.DOI
     if _SCHEME.match(value) or value.lower().startswith(("mailto:", "javascript:", "data:")):
         return SourceKind.URL
@@ -87,14 +82,9 @@ def citation_for(
     if kind is SourceKind.TEXT:
         return Citation(marker=marker, text=source, title=title)
     if kind is SourceKind.ARXIV:
-        match = _ARXIV.match(value) or _ARXIV_URL.match(value)
-        assert match is not None
-        identifier = next(group for group in match.groups() if group)
-        return Citation(marker=marker, url=f"https://arxiv.org/pdf/{identifier}", title=title)
+        return Citation(marker=marker, url=identifiers.arxiv_url(identifiers.arxiv_id(value) or ""), title=title)
     if kind is SourceKind.DOI:
-        match = _DOI.match(value)
-        assert match is not None
-        return Citation(marker=marker, url="https://doi.org/" + match.group(1).rstrip(".,;"), title=title)
+        return Citation(marker=marker, url=identifiers.doi_url(identifiers.doi(value) or ""), title=title)
     if kind is SourceKind.URL:
         if not _SCHEME.match(value) and not value.lower().startswith(("mailto:", "javascript:", "data:")):
             value = "https://" + value  # "docs.python.org/3/" as people type it

@@ -27,7 +27,7 @@ from protego import Protego
 from citemark.errors import MalformedURL, RobotsDisallowed, SourceError, SourceTooLarge, SourceUnreachable
 from citemark.settings import Settings
 from citemark.sources.encoding import ACCEPT_ENCODING, read_capped
-from citemark.sources.netguard import GuardedBackend, check_url
+from citemark.sources.netguard import GuardedBackend, GuardedTransport, check_url
 from citemark.sources.robots import RobotsCache, rules_for_us
 from citemark.sources.scope import FetchScope, fingerprint
 
@@ -218,23 +218,17 @@ class _Slot:
         self._host.release()
 
 
-def guarded_transport(settings: Settings) -> httpx.AsyncHTTPTransport:
-    """httpx's transport with its connection pool built on ``GuardedBackend``.
-
-    httpx does not take a network backend, so the pool it made is replaced by one
-    with the same TLS context that connects through the guard.
-    """
-    transport = httpx.AsyncHTTPTransport(retries=0)
+def guarded_transport(settings: Settings, *,
+                      allow_private: bool | Callable[[str, int], bool] | None = None) -> GuardedTransport:
+    """The transport every fetch goes through: connections only to public addresses (``GuardedBackend``),
+    with the settings' TLS trust and connection limit; ``allow_private`` overrides the settings'
+    ``allow_private_network`` (a test admits its one server with a predicate ``(address, port) -> bool``)."""
     if settings.ca_bundle:
         context = ssl.create_default_context(cafile=str(settings.ca_bundle))
     else:
         context = httpx.create_ssl_context()
-    transport._pool = httpcore.AsyncConnectionPool(  # noqa: SLF001 - see docstring
-        ssl_context=context,
-        max_connections=settings.total_concurrency * 2,
-        network_backend=GuardedBackend(allow_private=settings.allow_private_network),
-    )
-    return transport
+    backend = GuardedBackend(allow_private=settings.allow_private_network if allow_private is None else allow_private)
+    return GuardedTransport(backend, ssl_context=context, max_connections=settings.total_concurrency * 2)
 
 
 def retry_after(value: str, now: float | None = None) -> float | None:

@@ -6,7 +6,9 @@ works at the socket: every TCP connection httpx opens — the first request and
 every redirect — goes through ``GuardedBackend.connect_tcp``, which resolves the
 host itself, refuses the connection unless *every* address is public, and then
 connects to the address it checked (no second lookup an attacker's DNS could
-answer differently).
+answer differently). ``GuardedTransport`` is how httpx gets it: an httpx transport
+(httpx's public ``AsyncBaseTransport`` seam) over an httpcore connection pool built on
+that backend.
 """
 
 from __future__ import annotations
@@ -14,14 +16,16 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from collections.abc import Callable, Iterable
+import ssl
+from collections.abc import AsyncIterator, Callable, Iterable
 from urllib.parse import urlsplit
 
 import httpcore
+import httpx
 
 from citemark.errors import MalformedURL, SourceBlocked
 
-__all__ = ["GuardedBackend", "check_url", "is_public_address"]
+__all__ = ["GuardedBackend", "GuardedTransport", "check_url", "is_public_address"]
 
 ALLOWED_SCHEMES = frozenset({"http", "https"})
 
@@ -149,3 +153,69 @@ class GuardedBackend(httpcore.AsyncNetworkBackend):
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)
+
+
+#: httpcore's errors, each of which httpx raises under its own name.
+_CORE_ERRORS = (httpcore.TimeoutException, httpcore.NetworkError, httpcore.ProtocolError, httpcore.ProxyError,
+                httpcore.UnsupportedProtocol)
+
+
+class GuardedTransport(httpx.AsyncBaseTransport):
+    """An httpx transport whose every connection goes through a ``GuardedBackend``.
+
+    httpx's own transport builds its pool with httpcore's default backend and takes
+    no other, so this one builds the pool itself and speaks httpx's transport API
+    over it: the request in, the response (streamed) out, httpcore's errors raised
+    as httpx's errors of the same name.
+    """
+
+    def __init__(self, backend: GuardedBackend, *, ssl_context: ssl.SSLContext, max_connections: int) -> None:
+        self._pool = httpcore.AsyncConnectionPool(ssl_context=ssl_context, max_connections=max_connections,
+                                                  network_backend=backend)
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        core = httpcore.Request(
+            method=request.method,
+            url=httpcore.URL(scheme=request.url.raw_scheme, host=request.url.raw_host, port=request.url.port,
+                             target=request.url.raw_path),
+            headers=request.headers.raw,
+            content=request.stream,
+            extensions=request.extensions,
+        )
+        try:
+            response = await self._pool.handle_async_request(core)
+        except _CORE_ERRORS as error:
+            raise _as_httpx(error, request) from error
+        return httpx.Response(status_code=response.status, headers=response.headers,
+                              stream=_Body(response.stream, request), extensions=response.extensions)
+
+    async def aclose(self) -> None:
+        await self._pool.aclose()
+
+
+class _Body(httpx.AsyncByteStream):
+    """A response body read from the pool, its errors raised as httpx's."""
+
+    def __init__(self, stream: Iterable[bytes] | AsyncIterator[bytes], request: httpx.Request) -> None:
+        self._stream = stream
+        self._request = request
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for part in self._stream:  # type: ignore[union-attr]
+                yield part
+        except _CORE_ERRORS as error:
+            raise _as_httpx(error, self._request) from error
+
+    async def aclose(self) -> None:
+        if hasattr(self._stream, "aclose"):
+            await self._stream.aclose()
+
+
+def _as_httpx(error: Exception, request: httpx.Request) -> httpx.TransportError:
+    """httpx's error for one of httpcore's: httpx names each of them alike (ReadTimeout, ConnectError…)."""
+    for kind in type(error).__mro__:
+        mapped = getattr(httpx, kind.__name__, None)
+        if isinstance(mapped, type) and issubclass(mapped, httpx.TransportError):
+            return mapped(str(error), request=request)
+    return httpx.TransportError(str(error), request=request)

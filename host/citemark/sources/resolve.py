@@ -1,4 +1,5 @@
-"""Turn what an answer cites into the URL to fetch: tracking stripped, DOIs and arXiv ids resolved.
+"""Turn what an answer cites into the URL to fetch: tracking stripped, DOIs and arXiv ids resolved
+(to their one URL each, ``citemark.identifiers``).
 
 ``normalise_url`` is also the cache key, so two spellings of one page
 (``?utm_source=chatgpt.com``, a trailing ``#section``, upper-case host) share one
@@ -7,8 +8,9 @@ cache entry and one fetch.
 
 from __future__ import annotations
 
-import re
 from urllib.parse import parse_qsl, quote, urlencode, urlsplit, urlunsplit
+
+from citemark import identifiers
 
 __all__ = ["normalise_url", "resolve_reference", "text_fragment_link"]
 
@@ -17,19 +19,18 @@ _TRACKING_NAMES = frozenset(
     {"fbclid", "gclid", "dclid", "gbraid", "wbraid", "msclkid", "yclid", "igshid", "mkt_tok",
      "ref_src", "ref_url", "_ga", "_gl", "oly_enc_id", "oly_anon_id", "vero_id", "spm", "si"}
 )
-_DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(10\.\d{4,9}/\S+)$", re.IGNORECASE)
-_ARXIV = re.compile(r"^(?:arxiv:\s*)(\d{4}\.\d{4,5}(?:v\d+)?|[a-z-]+(?:\.[A-Z]{2})?/\d{7}(?:v\d+)?)$", re.IGNORECASE)
 
 
 def resolve_reference(reference: str) -> str:
-    """A URL for ``reference``: a URL, ``doi:10.x/y``, a bare DOI, or ``arXiv:2101.00001``."""
+    """A URL for ``reference``: a URL, ``doi:10.x/y``, a bare DOI, or ``arXiv:2101.00001`` (an arxiv.org
+    link is a URL like any other, and stays the one cited)."""
     reference = reference.strip().strip("<>").rstrip(".,;")
-    doi = _DOI.match(reference)
+    doi = identifiers.doi(reference)
     if doi:
-        return "https://doi.org/" + doi.group(1)
-    arxiv = _ARXIV.match(reference)
+        return identifiers.doi_url(doi)
+    arxiv = identifiers.arxiv_id(reference) if reference.lower().startswith("arxiv:") else None
     if arxiv:
-        return "https://arxiv.org/abs/" + arxiv.group(1)
+        return identifiers.arxiv_url(arxiv)
     return normalise_url(reference)
 
 

@@ -13,6 +13,7 @@ import bisect
 from citemark.scoring.binding import grammar
 from citemark.scoring.binding.grammar import Token
 from citemark.scoring.quantities import Quantity, comparable, parse_quantities, same_quantity
+from citemark.scoring.words import MONTH_ABBREVIATIONS, MONTHS
 
 _UNIT_WORDS = frozenset(grammar.stem(w) for w in grammar.words("""m km cm mm metre metres meter meters kilometre kilometres kilometer
 kilometers mile miles ft feet foot inch inches kg g mg lb lbs pound pounds tonne tonnes ton tons percent per cent
@@ -29,8 +30,7 @@ FIGURE_REACH = 6
 PHRASE_AFTER = 4
 #: How many words before a claim's year its event verb may stand ("took over as the firm's chief executive in 2024").
 DATE_REACH = 9
-_MONTH_WORDS = frozenset(grammar.words("""january february march april may june july august september october november
-december jan feb mar apr jun jul aug sep sept oct nov dec"""))
+_MONTH_WORDS = frozenset([*MONTHS, *MONTH_ABBREVIATIONS])
 
 
 def _date_part(text: str, quantity: Quantity) -> bool:

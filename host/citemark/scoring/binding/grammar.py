@@ -16,6 +16,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from citemark.scoring import lexical
+from citemark.scoring.words import MONTHS, WEEKDAYS
 
 # --------------------------------------------------------------------------------------- tokens
 
@@ -101,6 +102,8 @@ def tokenize(text: str) -> list[Token]:
 
 # ---------------------------------------------------------------------------------------- words
 
+#: The binding checks' function words: fewer than ``words.STOP_WORDS``, which drops quantifiers,
+#: order and comparison words ("more", "only", "first") that decide who did what to whom.
 STOP = frozenset(
     words("a an the of to in on at by for from with as is are was were be been being has have had do does did it its "
     "this that these those there their his her he she they we you i and or so than then also which who whom whose "
@@ -337,9 +340,9 @@ def names(tokens: list[Token], common: frozenset[str] = frozenset(), series: fro
     return cleaned
 
 
-#: Days and months are capitalised but name no party: "overnight Monday about 2 miles".
-_CALENDAR = frozenset(words("""usd monday tuesday wednesday thursday friday saturday sunday january february march april
-june july august september october november december"""))
+#: Days and months are capitalised but name no party: "overnight Monday about 2 miles". Not "may",
+#: far more often the verb than the month.
+_CALENDAR = frozenset({"usd", *WEEKDAYS, *MONTHS} - {"may"})
 
 
 def name_key(tokens: list[Token], run: list[int]) -> frozenset[str]:

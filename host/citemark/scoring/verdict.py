@@ -39,7 +39,8 @@ A verifier's first duty is never to call a false claim supported.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from citemark.errors import (
     CitemarkError,
@@ -53,27 +54,26 @@ from citemark.errors import (
 )
 from citemark.scoring.align import Alignment
 from citemark.scoring.features import Measurement
+from citemark.scoring.thresholds import (
+    CONTRADICTION,
+    MODEL_AGREES,
+    NOT_DISCUSSED_COVERAGE,
+    NUMBER_CONFLICT_COVERAGE,
+    ON_TOPIC,
+    PARTIAL_COVERAGE,
+    PARTIAL_MARGIN,
+    REFUTED_ENTAILMENT,
+    STRICT_CONTRADICTION,
+)
 from citemark.settings import POLICIES
-from citemark.types import Label
+from citemark.types import Label, Verdict
 
-__all__ = ["BINDING_REASONS", "POLICIES", "Decision", "decide", "decide_failure"]
+if TYPE_CHECKING:
+    from citemark.asks import Asks
 
-#: A model P(contradiction) at least this high, in a window about the claim, contradicts.
-CONTRADICTION = 0.9
-#: The evidence window must hold this share of the claim's content words to contradict it.
-ON_TOPIC = 0.5
-#: The quoted passage itself refutes the claim: P(contradiction) ≥ CONTRADICTION and P(entailment) at most this.
-REFUTED_ENTAILMENT = 0.1
-#: Below the support threshold but this close to it, with most words present: partial.
-PARTIAL_MARGIN = 0.25
-PARTIAL_COVERAGE = 0.6
-#: strict: the quoted passage's model P(contradiction) must stay below this for "supported". Chosen
-#: off the dev sets: the highest value, in steps of 0.05, at which the development contrast set
-#: (train/contrast_dev) keeps its false claims badged supported at or below 1 % (0.35: 1.0 %, true
-#: claims 24.2 %; 0.40: 1.2 %). Held-out training rows put the best separation lower, at 0.25
-#: (``python -m train.fit_strict``: 84.8 % of entailments, 18.0 % of contradictions below it), but
-#: there a quarter of true claims whose every word the passage states scored above it.
-STRICT_CONTRADICTION = 0.35
+__all__ = ["BINDING_REASONS", "POLICIES", "STRICT_CONTRADICTION", "Decision", "answer_asks", "decide", "decide_failure"]
+
+# The thresholds it decides by are one set, in ``scoring/thresholds``.
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +185,7 @@ def _decide(m: Measurement) -> Decision:
         # against "amassed the largest") must not become "supported".
         return Decision(Label.CONTRADICTED, "evidence_refutes", "The passage that matches best states the opposite.")
     conflicting = m.guards.conflicting_numbers
-    if conflicting and m.context_coverage >= 0.75:
+    if conflicting and m.context_coverage >= NUMBER_CONFLICT_COVERAGE:
         return Decision(
             Label.CONTRADICTED, "number_conflict",
             f"The source gives a different figure than {', '.join(conflicting)}.", conflicting,
@@ -221,7 +221,7 @@ def _decide(m: Measurement) -> Decision:
         missing = m.guards.missing_numbers + m.guards.missing_names or m.missing_terms
         what = f" Missing: {', '.join(missing[:6])}." if missing else ""
         return Decision(Label.PARTIAL, "partly_stated", "The source states part of this." + what, missing)
-    if m.document_coverage < 0.3:
+    if m.document_coverage < NOT_DISCUSSED_COVERAGE:
         return Decision(Label.UNSUPPORTED, "not_found", "The source does not discuss this.")
     return Decision(Label.UNSUPPORTED, "not_entailed", "The source discusses this but does not state it.")
 
@@ -237,8 +237,6 @@ _BINDING_REASONS = (
 )
 #: The reasons a binding finding gives (what precision costs true claims is counted by these).
 BINDING_REASONS = frozenset([reason for _, reason, _ in _BINDING_REASONS] + ["overstated"])
-#: The model reads the quoted passage as stating the claim: P(entailment) at least this.
-MODEL_AGREES = 0.5
 
 
 def _binding_decision(m: Measurement) -> Decision | None:
@@ -280,3 +278,30 @@ def decide_failure(error: CitemarkError) -> Decision:
     if isinstance(error, ExtractionError):
         return Decision(Label.UNVERIFIABLE, "no_text", f"No text could be read from the source: {error.message}.")
     return Decision(Label.UNVERIFIABLE, "source_error", error.message)
+
+
+def answer_asks(verdict: Verdict, asks: Asks) -> Verdict:
+    """A judged verdict held to what the request asked (``asks.py``); pure, and it never grants "supported".
+
+    - ``support_threshold`` only raises the bar: a supported verdict whose support
+      score is below it becomes partial (``below_support_threshold``); nothing else moves.
+    - ``expect_sha256``: a source whose extracted text has another hash was not the
+      text the caller meant, so nothing is concluded about that text: ``unverifiable``
+      (``source_changed``), with what the text read now would have given. A retraction
+      stands whatever the text; a source that could not be read has no hash and keeps
+      its own verdict.
+    """
+    threshold = asks.support_threshold
+    if threshold is not None and verdict.label is Label.SUPPORTED:
+        support = verdict.scores.support if verdict.scores else 0.0
+        if support < threshold:
+            verdict = replace(verdict, label=Label.PARTIAL, reason="below_support_threshold", explanation=(
+                f"The source supports this, but its support score {support:.2f} is below the requested "
+                f"support_threshold {threshold:.2f}."))
+    expected, read = asks.expect_sha256, verdict.source_sha256
+    if expected and read and read != expected and verdict.label is not Label.RETRACTED:
+        verdict = replace(verdict, label=Label.UNVERIFIABLE, reason="source_changed", missing=(), differences=(),
+                          explanation=(f"The source's text is not the expected one (SHA-256 {read[:12]}…, expected "
+                                       f"{expected[:12]}…); on the text read now the verdict would be "
+                                       f"{verdict.label.value} ({verdict.reason})."))
+    return verdict
