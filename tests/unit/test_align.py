@@ -102,3 +102,22 @@ def test_a_compound_claim_names_the_clause_the_passage_states_in_full():
     assert not half.complete and half.stated_clauses == ("The museum holds 260,000 volumes",)
     assert align("The museum opened in 1902 and has a planetarium on its roof.", page).stated_clauses == ()
     assert align("The museum holds 260,000 volumes, and admission is free on Sundays.", page).stated_clauses == ()
+
+
+@pytest.mark.skipif(not parse.installed(), reason="needs the spaCy pipeline (./scripts/setup installs it)")
+def test_the_doer_and_the_object_must_hold_their_roles_in_one_occurrence_of_the_verb():
+    page = "Arsenal beat Spurs on Sunday. Liverpool beat Chelsea on Monday."
+    assert align("Arsenal beat Spurs.", page).complete
+    assert not align("Arsenal beat Chelsea.", page).complete
+
+
+@pytest.mark.skipif(not parse.installed(), reason="needs the spaCy pipeline (./scripts/setup installs it)")
+def test_a_pronoun_stands_for_the_last_subject_named_before_it_and_a_question_for_nobody():
+    enzymes = ("The new enzyme, SLW-7, was engineered at Tovey. Over 36 hours it broke down 90% of the film. "
+               "KR-2, the best known enzyme, broke down 62% of the film.")
+    assert align("SLW-7 broke down 90% of the film.", enzymes).complete
+    assert not align("KR-2 broke down 90% of the film.", enzymes).complete
+    assert align("Marie Curie won the Nobel Prize in 1911.",
+                 "Marie Curie moved to Paris in 1891. She won the Nobel Prize in 1911.").complete
+    heading = "Who makes it\nThe mower is built for Clovermow by Hexwood, and the app comes from Trellis Labs."
+    assert not align("Trellis Labs makes the mower.", heading).complete

@@ -21,9 +21,9 @@ from typing import Any
 import httpx
 
 from citemark.errors import InputError, SourceUnreachable
+from citemark.identifiers import arxiv_id_in_url, doi_in_url
 from citemark.scholarly.bibfile import bibliography_text, is_pdf
 from citemark.scholarly.checker import ListReport, check_references
-from citemark.scholarly.fulltext import arxiv_of, doi_of
 from citemark.scholarly.references import MAX_REFERENCES, Reference, parse_references, reference_from_text
 from citemark.scholarly.services import Services
 from citemark.settings import Settings
@@ -40,7 +40,7 @@ def paper_id(value: str) -> PaperId | None:
     if not value.strip() or classify(value, inline_text=False) not in (SourceKind.DOI, SourceKind.ARXIV):
         return None
     url = citation_for(value, inline_text=False).url or ""
-    doi, arxiv = doi_of(url), arxiv_of(url)
+    doi, arxiv = doi_in_url(url), arxiv_id_in_url(url)
     return ("doi", doi) if doi else ("arxiv", arxiv) if arxiv else None
 
 

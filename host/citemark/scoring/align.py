@@ -318,37 +318,93 @@ class _Parsed:
 
 def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit]], passage: list[Unit],
               claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> list[tuple[Unit, Unit | None]]:
-    """Matched claim words the passage does not give the claim's role: the claim's doer or object of a
-    verb that no occurrence of the verb in the passage has in that role. A name must be confirmed so;
-    a common word raises nothing where the passage's structure for that verb is not read (no filler)."""
+    """Matched claim words the passage does not give the claim's role: the claim's doer and object of a
+    verb must hold their roles together in one occurrence of the verb in the passage ("A beat C. D beat
+    B." does not state "A beat B"). A name must be confirmed so, by its own name or by a pronoun whose
+    nearest name before it is that name; a common word raises nothing where the passage's structure for
+    that verb is not read (no filler)."""
     units_at = {u.start: u for u in passage}
+    names = [u for u in passage if u.kind == "name"]
     found: dict[int, tuple[Unit, Unit | None]] = {}
-    for verb_unit, _ in pairs:
+    for verb_unit, matched in pairs:
         verb = claim_doc.token_at(verb_unit.start)
         if verb is None or verb.pos_ != "VERB":
             continue
+        matched_token = passage_doc.token_at(matched.start)
+        if matched_token is not None and matched_token.pos_ == "PROPN":
+            # "manufactures" is not stated by the "Manufacturing" of "Hexwood Manufacturing"
+            found[verb_unit.start] = (verb_unit, matched)
+            continue
+        roles = [(claim_unit, filler, role) for role in ("doer", "object") for i in sorted(_fillers(verb, role))
+                 if (filler := verb.doc[i]).pos_ in ("PROPN", "NOUN", "NUM")
+                 and (claim_unit := _claim_unit(filler, pairs)) is not None]
+        if not roles:
+            continue
         occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
                                    if _matches(verb_unit, u, claim_figures, passage_figures)) if t is not None]
-        for role in ("doer", "object"):
-            heads = [[t.doc[i] for i in _fillers(t, role)] for t in occurrences]
-            # "It was completed in 1889": a pronoun in the role stands for the subject named before it
-            by_pronoun = any(token.pos_ == "PRON" for filled in heads for token in filled)
-            fillings = [[units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True)]
-                        for t in occurrences]
-            fillings = [[u for u in f if u is not None] for f in fillings]
-            fillings = [f for f in fillings if f]
-            for i in sorted(_fillers(verb, role)):
-                filler = verb.doc[i]
-                claim_unit = next((c for c, _ in pairs if c.start == filler.idx), None)
-                if claim_unit is None or filler.pos_ not in ("PROPN", "NOUN", "NUM") or claim_unit.start in found:
-                    continue  # a pronoun, a skipped word, or a name the subject rule accounted for
-                if not fillings and (filler.pos_ != "PROPN" or by_pronoun):
-                    continue  # a common word in a structure the parser did not read, or a pronoun for the name
-                if any(_matches(claim_unit, u, claim_figures, passage_figures) for filling in fillings for u in filling):
-                    continue  # a name's role must be confirmed in the passage, not merely not contradicted
-                rival = next((u for u in fillings[0] if u.kind == "name"), None) if fillings else None
-                found[claim_unit.start] = (claim_unit, rival)
+        best: list[tuple[Unit, Unit | None]] | None = None
+        for occurrence in occurrences or [None]:
+            failed = [(claim_unit, rival) for claim_unit, filler, role in roles
+                      if (rival := _unconfirmed(claim_unit, filler, occurrence, role, passage_doc, units_at, names,
+                                                claim_figures, passage_figures)) is not False]
+            if best is None or len(failed) < len(best):
+                best = failed
+        for claim_unit, rival in best or []:
+            found.setdefault(claim_unit.start, (claim_unit, rival if isinstance(rival, Unit) else None))
     return list(found.values())
+
+
+def _claim_unit(token: Any, pairs: list[tuple[Unit, Unit]]) -> Unit | None:
+    """The matched claim unit a role's head word stands in; for a unit word ("%" of "90%"), its figure."""
+    for at in [token.idx, *(child.idx for child in token.children if child.dep_ == "nummod")]:
+        found = next((c for c, _ in pairs if c.start <= at < c.end), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, passage_doc: _Parsed,
+                 units_at: dict[int, Unit], names: list[Unit], claim_figures: dict[int, Quantity],
+                 passage_figures: dict[int, Quantity]) -> Unit | None | bool:
+    """False when ``occurrence`` (a passage token of the claim's verb; None: the verb is not there) gives
+    ``claim_unit`` its ``role``, or cannot be read for it; else the passage name in the role (or None)."""
+    if occurrence is None:
+        return None if filler.pos_ == "PROPN" else False
+    heads = [occurrence.doc[i] for i in _fillers(occurrence, role)]
+    filling = [u for i in _fillers(occurrence, role, whole=True)
+               if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
+    if any(_matches(claim_unit, u, claim_figures, passage_figures) for u in filling):
+        return False  # a name's role must be confirmed in the passage, not merely not contradicted
+    pronouns = [token for token in heads if token.lower_ in _PERSONAL]  # not "Who makes it": a question names nobody
+    if pronouns and filler.pos_ == "PROPN":
+        # "It was completed in 1889": a pronoun stands for the last subject named before it (its
+        # sentence's subject phrase: "The new enzyme, SLW-7, was …"), or for the page's subject
+        at = passage_doc.start(pronouns[0])
+        subjects = [(passage_doc.start(subject), u) for u in names if u.start < at
+                    and (subject := _subject_of(passage_doc.token_at(u.start))) is not None]
+        last = [u for subject, u in subjects if subject == subjects[-1][0]] if subjects else []
+        if not last or any(_matches(claim_unit, u, claim_figures, passage_figures) for u in last):
+            return False
+        return last[0]
+    if not filling:
+        return None if filler.pos_ == "PROPN" else False
+    return next((u for u in filling if u.kind == "name"), None)
+
+
+#: Pronouns that stand for a participant named before them.
+_PERSONAL = frozenset(["it", "he", "she", "they", "we", "i", "its", "his", "her", "their", "our"])
+
+
+def _subject_of(token: Any) -> Any:
+    """The subject token whose phrase holds a passage token ("SLW-7" of "The new enzyme, SLW-7, was"), if any."""
+    while token is not None:
+        if token.dep_ in ("nsubj", "nsubjpass"):
+            return token
+        if token.head.i == token.i or token.dep_ not in ("compound", "appos", "amod", "conj", "cc", "poss", "det", "nmod",
+                                                         "punct", "nummod"):
+            return None
+        token = token.head
+    return None
 
 
 def _distance(j: int, used: dict[int, Unit], units: list[Unit]) -> int:
