@@ -157,6 +157,12 @@ class Quantity:
 def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
     """The figures ``text`` states ("three" and "half" included; "one", "first" and "second" only
     when ``incidental``, since "one of the" claims no figure)."""
+    return list(_parsed(text, incidental))
+
+
+# The guards, the binding checks and the alignment each read the same claim and passages: parse each once.
+@functools.lru_cache(maxsize=1024)
+def _parsed(text: str, incidental: bool) -> tuple[Quantity, ...]:
     found: list[Quantity] = []
     short_ends = set()
     for match in _SHORT_YEAR_RANGE.finditer(text):
@@ -195,7 +201,7 @@ def parse_quantities(text: str, *, incidental: bool = False) -> list[Quantity]:
         share = _FRACTIONS[match.group(1).lower()]
         found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end(),
                               unit="fraction"))
-    return _joined(sorted(found, key=lambda q: q.start), text)
+    return tuple(_joined(sorted(found, key=lambda q: q.start), text))
 
 
 def _spelled(text: str) -> list[Quantity]:
