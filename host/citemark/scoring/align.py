@@ -342,11 +342,15 @@ def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, 
             continue
         occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
                                    if _matches(verb_unit, u, claim_figures, passage_figures)) if t is not None]
+        # a role the parser read in some occurrence of the verb is read in every one (a common word is
+        # excused only where the passage's structure for the verb is not read at all)
+        read = {role for role in ("doer", "object") for t in occurrences
+                if any(units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True))}
         best: list[tuple[Unit, Unit | None]] | None = None
         for occurrence in occurrences or [None]:
             failed = [(claim_unit, rival) for claim_unit, filler, role in roles
-                      if (rival := _unconfirmed(claim_unit, filler, occurrence, role, passage_doc, units_at, names,
-                                                claim_figures, passage_figures)) is not False]
+                      if (rival := _unconfirmed(claim_unit, filler, occurrence, role, role in read, passage_doc,
+                                                units_at, names, claim_figures, passage_figures)) is not False]
             if best is None or len(failed) < len(best):
                 best = failed
         for claim_unit, rival in best or []:
@@ -363,11 +367,12 @@ def _claim_unit(token: Any, pairs: list[tuple[Unit, Unit]]) -> Unit | None:
     return None
 
 
-def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, passage_doc: _Parsed,
+def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, read: bool, passage_doc: _Parsed,
                  units_at: dict[int, Unit], names: list[Unit], claim_figures: dict[int, Quantity],
                  passage_figures: dict[int, Quantity]) -> Unit | None | bool:
     """False when ``occurrence`` (a passage token of the claim's verb; None: the verb is not there) gives
-    ``claim_unit`` its ``role``, or cannot be read for it; else the passage name in the role (or None)."""
+    ``claim_unit`` its ``role``, or the role is read in no occurrence (``read``); else the passage name in
+    the role (or None)."""
     if occurrence is None:
         return None if filler.pos_ == "PROPN" else False
     heads = [occurrence.doc[i] for i in _fillers(occurrence, role)]
@@ -387,7 +392,7 @@ def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, pass
             return False
         return last[0]
     if not filling:
-        return None if filler.pos_ == "PROPN" else False
+        return None if filler.pos_ == "PROPN" or read else False
     return next((u for u in filling if u.kind == "name"), None)
 
 
