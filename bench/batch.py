@@ -419,6 +419,86 @@ def same_records(a: Path, b: Path) -> bool:
     return keyed(a) == keyed(b)
 
 
+def local_report(args: argparse.Namespace, local: dict, pages: list, claims: int, calls: dict) -> dict:
+    """The main run's report: speed, memory, CPU per stage and the CPU-bound limit."""
+    verify_s = local["verify_s"]
+    answers_per_min = args.answers / verify_s * 60
+    cores = len(os.sched_getaffinity(0))
+    report = {
+        "configuration": {"answers": args.answers, "citations_per_answer": args.citations, "sources": args.sources,
+                          "median_source_chars": sorted(len(x) for _, x, _ in pages)[len(pages) // 2],
+                          "concurrency": args.concurrency, "cpus": os.cpu_count(), "cpus_allowed": cores},
+        "local": local,
+        "answers_per_min": round(answers_per_min, 1),
+        "claims_per_s": round(claims / verify_s, 1),
+        "peak_rss_mb": local["peak_rss_mb"],
+        "cpu_use_per_core": round(local["cpu_s"] / (verify_s * cores), 3),
+        "load_average_after": os.getloadavg(),
+        "calls": calls,  # each distinct source fetched, extracted and indexed once
+    }
+    stage_s = local["stage_cpu_s"]
+    model_s = sum(seconds for name, seconds in stage_s.items() if name in MODEL_STAGES)
+    pipeline_s = sum(seconds for name, seconds in stage_s.items() if name not in MODEL_STAGES)
+    report["stage_cpu_s"] = {name: round(seconds, 2) for name, seconds in sorted(stage_s.items(), key=lambda kv: -kv[1])}
+    report["stage_cpu_s_per_answer"] = {name: round(seconds / args.answers, 4)
+                                        for name, seconds in report["stage_cpu_s"].items()}
+    report["pipeline_core_s_per_answer"] = round(pipeline_s / args.answers, 4)
+    if local["model_alone"]:
+        pairs_per_answer = local["pairs_scored"] / args.answers
+        best = min(local["model_alone"]["settings"], key=lambda setting: setting["core_s_per_pair"])
+        bound = CpuBound(cores, best["core_s_per_pair"] * pairs_per_answer, pipeline_s / args.answers)
+        report["cpu_bound"] = {"pairs_per_answer": round(pairs_per_answer, 2), "model_best_threads": best["threads"],
+                               "model_alone_core_s_per_answer": round(bound.model_core_s_per_answer, 4),
+                               "model_in_batch_core_s_per_answer": round(model_s / args.answers, 4),
+                               "answers_per_min_limit": round(bound.answers_per_min, 1),
+                               "share_of_limit": round(bound.share(answers_per_min), 3)}
+    else:
+        bound = CpuBound(cores, 0.0, pipeline_s / args.answers)
+        report["cpu_bound"] = {"answers_per_min_limit": round(bound.answers_per_min, 1),
+                               "share_of_limit": round(bound.share(answers_per_min), 3)}
+    return report
+
+
+def write_report(out: Path, report: dict) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
+def show(report: dict) -> None:
+    local, cores = report["local"], report["configuration"]["cpus_allowed"]
+    verify_s, calls = local["verify_s"], report["calls"]
+    conf = report["configuration"]
+    print(f"{conf['answers']} answers × {conf['citations_per_answer']} citations over {conf['sources']} sources "
+          f"(median {conf['median_source_chars']} chars), concurrency {conf['concurrency']}, "
+          f"{conf['cpus_allowed']} CPUs; model {local['model']}")
+    print(f"  {report['answers_per_min']} answers/min, {report['claims_per_s']} claims/s "
+          f"({verify_s} s after warm-up; {local['wall_s']} s in all), peak RSS {report['peak_rss_mb']} MB; "
+          f"{local['sources_loaded']} sources loaded: {calls['fetch']} fetches, {calls['extraction']} extractions, "
+          f"{calls['indexing']} indexes built")
+    print(f"  CPU {local['cpu_s']} s ({report['cpu_use_per_core']:.0%} of {cores} cores; threads' sum "
+          f"{local['threads_cpu_s']} s), by stage where it ran: " + ", ".join(
+              f"{name} {seconds} s" for name, seconds in report["stage_cpu_s"].items())
+          + f"; fetch {local['fetch_wall_s_overlapping']} s wall (overlapping); "
+            f"load average {report['load_average_after'][0]:.1f}")
+    bound = report["cpu_bound"]
+    if local["model_alone"]:
+        solo = local["model_alone"]
+        print("  model alone on the batch's pairs: " + ", ".join(
+            f"{setting['threads']} thread(s) {setting['pairs_per_s']} pairs/s, "
+            f"{setting['core_s_per_pair'] * 1000:.1f} core-ms/pair" for setting in solo["settings"])
+            + f" (probe before/after: {solo['probe_before_pairs_per_s']} / {solo['probe_after_pairs_per_s']} "
+              f"pairs/s); {bound['pairs_per_answer']} pairs/answer")
+        print(f"  core-s per answer: model alone {bound['model_alone_core_s_per_answer']} (in the batch "
+              f"{bound['model_in_batch_core_s_per_answer']}) + pipeline {report['pipeline_core_s_per_answer']} "
+              f"→ CPU-bound limit {bound['answers_per_min_limit']} answers/min on {cores} cores; "
+              f"reached {bound['share_of_limit']:.1%}")
+    else:
+        print(f"  core-s per answer: pipeline {report['pipeline_core_s_per_answer']} → CPU-bound limit "
+              f"{bound['answers_per_min_limit']} answers/min on {cores} cores; reached {bound['share_of_limit']:.1%}")
+    summary = local["summary"]
+    print(f"  pass rate {summary['pass_rate']:.1%}, verdicts {summary['verdicts']}", flush=True)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", type=int, default=2000)
@@ -448,88 +528,21 @@ def main() -> int:
     try:
         local = asyncio.run(run_local(source, work / "local.jsonl", settings, args.concurrency, stages))
         calls = {name: stages.calls[name] for name in ("fetch", "extraction", "indexing")}
-        load_after = os.getloadavg()
-        ray_run = None
+        report = local_report(args, local, pages, claims, calls)
+        write_report(args.out, report)
+        show(report)  # before the Ray rounds, which a shared machine may not let finish
         if args.ray:
             ray_run = ray_rounds(source, work, settings, args.concurrency, args.ray_rounds, local)
+            report["ray"] = ray_run
+            write_report(args.out, report)
+            print(f"  ray (local cluster of 2 CPUs, 1 actor; init {ray_run['ray_init_s']} s once): " + "; ".join(
+                f"local {p['local_s']} s vs ray {p['ray_s']} s ({p['overhead']:+.1%}), actor peak RSS "
+                f"{p['actor_peak_rss_mb']} MB" for p in ray_run["rounds"])
+                + f"; median overhead {ray_run['median_overhead']:+.1%}; "
+                  f"identical records: {ray_run['identical_to_local']}")
     finally:
         server.terminate()
         shutil.rmtree(work, ignore_errors=True)
-
-    verify_s = local["verify_s"]
-    answers_per_min = args.answers / verify_s * 60
-    cores = len(os.sched_getaffinity(0))
-    report = {
-        "configuration": {"answers": args.answers, "citations_per_answer": args.citations, "sources": args.sources,
-                          "median_source_chars": sorted(len(x) for _, x, _ in pages)[len(pages) // 2],
-                          "concurrency": args.concurrency, "cpus": os.cpu_count(), "cpus_allowed": cores},
-        "local": local,
-        "answers_per_min": round(answers_per_min, 1),
-        "claims_per_s": round(claims / verify_s, 1),
-        "peak_rss_mb": local["peak_rss_mb"],
-        "cpu_use_per_core": round(local["cpu_s"] / (verify_s * cores), 3),
-        "load_average_after": load_after,
-        "calls": calls,  # each distinct source fetched, extracted and indexed once
-    }
-    stage_s = local["stage_cpu_s"]
-    model_s = sum(seconds for name, seconds in stage_s.items() if name in MODEL_STAGES)
-    pipeline_s = sum(seconds for name, seconds in stage_s.items() if name not in MODEL_STAGES)
-    report["stage_cpu_s"] = {name: round(seconds, 2) for name, seconds in sorted(stage_s.items(), key=lambda kv: -kv[1])}
-    report["stage_cpu_s_per_answer"] = {name: round(seconds / args.answers, 4)
-                                        for name, seconds in report["stage_cpu_s"].items()}
-    report["pipeline_core_s_per_answer"] = round(pipeline_s / args.answers, 4)
-    if local["model_alone"]:
-        pairs_per_answer = local["pairs_scored"] / args.answers
-        best = min(local["model_alone"]["settings"], key=lambda setting: setting["core_s_per_pair"])
-        bound = CpuBound(cores, best["core_s_per_pair"] * pairs_per_answer, pipeline_s / args.answers)
-        report["cpu_bound"] = {"pairs_per_answer": round(pairs_per_answer, 2), "model_best_threads": best["threads"],
-                               "model_alone_core_s_per_answer": round(bound.model_core_s_per_answer, 4),
-                               "model_in_batch_core_s_per_answer": round(model_s / args.answers, 4),
-                               "answers_per_min_limit": round(bound.answers_per_min, 1),
-                               "share_of_limit": round(bound.share(answers_per_min), 3)}
-    else:
-        bound = CpuBound(cores, 0.0, pipeline_s / args.answers)
-        report["cpu_bound"] = {"answers_per_min_limit": round(bound.answers_per_min, 1),
-                               "share_of_limit": round(bound.share(answers_per_min), 3)}
-    if ray_run:
-        report["ray"] = ray_run
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-
-    conf = report["configuration"]
-    print(f"{conf['answers']} answers × {conf['citations_per_answer']} citations over {conf['sources']} sources "
-          f"(median {conf['median_source_chars']} chars), concurrency {conf['concurrency']}, "
-          f"{conf['cpus_allowed']} CPUs; model {local['model']}")
-    print(f"  {report['answers_per_min']} answers/min, {report['claims_per_s']} claims/s "
-          f"({verify_s} s after warm-up; {local['wall_s']} s in all), peak RSS {report['peak_rss_mb']} MB; "
-          f"{local['sources_loaded']} sources loaded: {calls['fetch']} fetches, {calls['extraction']} extractions, "
-          f"{calls['indexing']} indexes built")
-    print(f"  CPU {local['cpu_s']} s ({report['cpu_use_per_core']:.0%} of {cores} cores; threads' sum "
-          f"{local['threads_cpu_s']} s), by stage where it ran: " + ", ".join(
-              f"{name} {seconds} s" for name, seconds in report["stage_cpu_s"].items())
-          + f"; fetch {local['fetch_wall_s_overlapping']} s wall (overlapping); "
-            f"load average {report['load_average_after'][0]:.1f}")
-    bound = report["cpu_bound"]
-    if local["model_alone"]:
-        solo = local["model_alone"]
-        print("  model alone on the batch's pairs: " + ", ".join(
-            f"{setting['threads']} thread(s) {setting['pairs_per_s']} pairs/s, "
-            f"{setting['core_s_per_pair'] * 1000:.1f} core-ms/pair" for setting in solo["settings"]) + f" (probe before/after: {solo['probe_before_pairs_per_s']} / "
-            f"{solo['probe_after_pairs_per_s']} pairs/s); {bound['pairs_per_answer']} pairs/answer")
-        print(f"  core-s per answer: model alone {bound['model_alone_core_s_per_answer']} (in the batch "
-              f"{bound['model_in_batch_core_s_per_answer']}) + pipeline {report['pipeline_core_s_per_answer']} "
-              f"→ CPU-bound limit {bound['answers_per_min_limit']} answers/min on {cores} cores; "
-              f"reached {bound['share_of_limit']:.1%}")
-    else:
-        print(f"  core-s per answer: pipeline {report['pipeline_core_s_per_answer']} → CPU-bound limit "
-              f"{bound['answers_per_min_limit']} answers/min on {cores} cores; reached {bound['share_of_limit']:.1%}")
-    summary = local["summary"]
-    print(f"  pass rate {summary['pass_rate']:.1%}, verdicts {summary['verdicts']}")
-    if ray_run:
-        print(f"  ray (local cluster of 2 CPUs, 1 actor; init {ray_run['ray_init_s']} s once): " + "; ".join(
-            f"local {p['local_s']} s vs ray {p['ray_s']} s ({p['overhead']:+.1%}), actor peak RSS "
-            f"{p['actor_peak_rss_mb']} MB" for p in ray_run["rounds"])
-            + f"; median overhead {ray_run['median_overhead']:+.1%}; identical records: {ray_run['identical_to_local']}")
     return 0
 
 
