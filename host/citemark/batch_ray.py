@@ -29,7 +29,9 @@ import logging
 import os
 import secrets
 import shutil
+import signal
 import tempfile
+import threading
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -148,7 +150,7 @@ def local_cluster(*, num_cpus: int | None = None) -> Iterator[None]:
     try:
         ray = _import_ray()
         try:
-            with _confined_settings_read():
+            with _confined_settings_read(), _sigterm_kept():
                 ray.init(address="local", num_cpus=num_cpus, include_dashboard=False, log_to_driver=False,
                          _node_ip_address="127.0.0.1", _temp_dir=str(folder))
             yield
@@ -189,9 +191,24 @@ def _confined_settings_read() -> Iterator[None]:
 
 
 @contextlib.contextmanager
+def _sigterm_kept() -> Iterator[None]:
+    """The caller's SIGTERM handler back after ``ray.init``, which installs its own (the core worker's ends
+    the process there and then): ``citemark batch`` stops as after Ctrl-C, and the folder above is removed."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    kept = signal.getsignal(signal.SIGTERM)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, kept)
+
+
+@contextlib.contextmanager
 def _connected(ray: Any, address: str) -> Iterator[None]:
     """This process attached to the cluster at ``address`` for one run."""
-    ray.init(address=address, log_to_driver=False)
+    with _sigterm_kept():
+        ray.init(address=address, log_to_driver=False)
     try:
         yield
     finally:

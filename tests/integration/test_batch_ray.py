@@ -11,6 +11,7 @@ import ipaddress
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ import pytest
 
 from citemark import batch_ray
 from citemark.batch import run_batch
+from tests.conftest import Reply
 from tests.support.batch import PAGES, answers, write_jsonl
 
 if os.environ.get("CI"):
@@ -57,24 +59,12 @@ def test_a_ray_run_gives_the_records_of_the_local_run(server, settings, tmp_path
 
 
 @pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads the sockets from Linux's /proc")
-def test_a_local_cluster_listens_on_loopback_only_and_leaves_nothing_behind(server, tmp_path, request):
-    """The whole door in a child process whose HOME and TMPDIR are empty folders; every socket its
-    descendants (Ray's servers, raylet, workers, the actor) listen on is read from /proc while it runs."""
+def test_a_local_cluster_listens_on_loopback_only_and_leaves_nothing_behind(server, tmp_path, confined):
+    """The whole door in a child process; every socket its descendants (Ray's servers, raylet,
+    workers, the actor) listen on is read from /proc while it runs."""
     server.routes.update(PAGES)
-    home = tmp_path / "home"
-    home.mkdir()
-    temp = Path(tempfile.mkdtemp(prefix="cm-", dir="/tmp"))  # short: Ray's socket paths must fit in 107 bytes
-    request.addfinalizer(lambda: shutil.rmtree(temp, ignore_errors=True))
     source = write_jsonl(tmp_path / "in.jsonl", answers(server))
-    out = tmp_path / "out.jsonl"
-    environment = {key: value for key, value in os.environ.items() if not key.startswith(("XDG_", "RAY_"))}
-    # citemark's own cache folder (its scholarly record cache opens it even under --no-cache) is kept out of
-    # HOME, so that HOME shows what Ray writes.
-    environment.update(HOME=str(home), TMPDIR=str(temp), XDG_CACHE_HOME=str(tmp_path / "cache"),
-                       CITEMARK_ALLOW_PRIVATE_NETWORK="1")
-    process = subprocess.Popen([sys.executable, "-m", "citemark.cli", "batch", str(source), "--out", str(out),
-                                "--model", "none", "--no-cache", "--ray", "local", "--ray-actors", "1"],
-                               env=environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = confined.batch(source, tmp_path / "out.jsonl")
     listening: dict[str, str] = {}  # address:port → the process listening there
     deadline = time.monotonic() + 150
     while process.poll() is None and time.monotonic() < deadline:
@@ -83,13 +73,61 @@ def test_a_local_cluster_listens_on_loopback_only_and_leaves_nothing_behind(serv
     process.kill()
     _, stderr = process.communicate(timeout=30)
     assert process.returncode == 0, stderr.decode(errors="replace")[-2000:]
-    assert len(out.read_text().splitlines()) == len(answers(server))
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == len(answers(server))
     assert any("raylet" in name for name in listening.values()), listening  # the poll saw the cluster
     assert any(name.startswith("ray::") for name in listening.values()), listening  # and a worker
     exposed = {address: name for address, name in listening.items() if not is_loopback(address)}
     assert not exposed
-    assert sorted(home.rglob("*")) == []  # Ray would have written ~/.ray/auth_token
-    assert sorted(temp.rglob("*")) == []  # the session folder is gone
+    assert confined.left_behind() == []
+
+
+def test_a_terminated_ray_run_stops_like_ctrl_c_and_leaves_nothing_behind(server, tmp_path, confined):
+    """Ray's ray.init takes SIGTERM for a handler that ends the process on the spot; citemark's is put back."""
+    server.routes.update({f"/slow{i}": Reply(PAGES["/library"].body, delay=0.2) for i in range(48)})
+    items = [{"id": f"a{i}", "claims": [{"claim": "The library holds 260,000 volumes.", "url": server.url(f"/slow{i}")}]}
+             for i in range(48)]
+    out = tmp_path / "out.jsonl"
+    process = confined.batch(write_jsonl(tmp_path / "in.jsonl", items), out, "--concurrency", "2")
+    deadline = time.monotonic() + 150
+    while time.monotonic() < deadline and process.poll() is None and (not out.exists() or not out.read_bytes()):
+        time.sleep(0.1)
+    process.send_signal(signal.SIGTERM)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr.decode(errors="replace")[-2000:]
+    assert 1 <= len(out.read_text().splitlines()) < 48
+    assert confined.left_behind() == []
+
+
+class Confined:
+    """``citemark batch --ray local`` in a child process whose HOME and TMPDIR are empty folders."""
+
+    def __init__(self, home: Path, temp: Path, cache: Path) -> None:
+        self.home, self.temp = home, temp
+        # citemark's own cache folder (its scholarly record cache opens it even under --no-cache) is kept
+        # out of HOME, so that HOME shows what Ray writes.
+        self.environment = {key: value for key, value in os.environ.items() if not key.startswith(("XDG_", "RAY_"))}
+        self.environment.update(HOME=str(home), TMPDIR=str(temp), XDG_CACHE_HOME=str(cache),
+                                CITEMARK_ALLOW_PRIVATE_NETWORK="1")
+
+    def batch(self, source: Path, out: Path, *options: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "citemark.cli", "batch", str(source), "--out", str(out),
+                                 "--model", "none", "--no-cache", "--ray", "local", "--ray-actors", "1", *options],
+                                env=self.environment, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def left_behind(self) -> list[Path]:
+        """What is in HOME (Ray would write ~/.ray/auth_token) or TMPDIR (Ray's session folder) now."""
+        return sorted([*self.home.rglob("*"), *self.temp.rglob("*")])
+
+
+@pytest.fixture
+def confined(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    temp = Path(tempfile.mkdtemp(prefix="cm-", dir="/tmp"))  # short: Ray's socket paths must fit in 107 bytes
+    try:
+        yield Confined(home, temp, tmp_path / "cache")
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
 
 
 def listening_sockets(root: int) -> dict[str, str]:
