@@ -177,7 +177,7 @@ def _confined_settings_read() -> Iterator[None]:
     loopback switch in a constant, and the authentication mode and token in caches of its own."""
     from ray._private import ray_constants
 
-    with contextlib.suppress(ImportError):  # Ray before 2.5x has no token authentication
+    with contextlib.suppress(ImportError):  # a Ray without token authentication
         from ray._raylet import AuthenticationTokenLoader, Config
 
         Config.initialize("")  # as Ray's own ray.init does after it turns token mode on
