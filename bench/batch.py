@@ -9,19 +9,23 @@ by a separate process on 127.0.0.1); a claim is its case's claim or a sentence o
 page. The batch runs through the same parts as ``citemark batch`` (``engine_slot``,
 ``verify_batch``, ``ResultsFile``) from a cold cache, and the script prints:
 
-- answers per minute and claims per second, peak RSS;
-- time per stage: fetch (wall, summed over overlapping fetches), and the busy time of
-  extraction, indexing and retrieval (CPU of the threads doing them), the model (wall
-  time of its worker thread) and the rest of the event loop's CPU (parsing, guards,
-  binding, combiner, JSON), with each one's share of that busy time;
-- the model-bound limit, measured in the same run: the model's own pairs/s on a
-  sample of the very pairs the batch scored, timed alone, divided by the pairs one
-  answer needed; and the share of that limit the batch reached (target ≥ 80 %). Fixed
-  probe pairs are timed before and after as well: on a shared machine the model's
-  speed moves with the load, and the probes show by how much;
+- answers per minute and claims per second, peak RSS, and CPU use per core;
+- CPU seconds per stage, each counted in the thread that ran it (``time.thread_time``
+  around every call, the innermost stage only), and every thread's CPU from
+  ``/proc/self/task``: extraction, indexing, retrieval, parsing (spaCy), judging (the
+  checks the judge runs in worker threads), the model (its calling thread plus the
+  native threads of onnxruntime and tokenizers), the rest of the event loop's thread
+  (answer parsing, HTTP, guards, combiner, JSON) and of the worker threads; fetches as
+  overlapping wall time;
+- the CPU-bound limit: the model's core-seconds per answer, measured alone on a sample of
+  the very pairs the batch scored in each thread setting (its best one counts), plus the
+  pipeline's core-seconds per answer counted in the run; ``cores × 60`` core-seconds a
+  minute divided by their sum is the answers per minute these cores could give, and the
+  batch's answers/min is reported as a share of it. Fixed probe pairs are timed before
+  and after as well: on a shared machine the model's speed moves with the load;
 - with ``--ray``: the same input on a local Ray cluster of 2 CPUs (one actor), local and
   Ray passes in turn (``--ray-rounds``, each from a cold cache), the Ray path's overhead
-  per round and its median, and whether the records were identical.
+  per round and its median, whether the records were identical, and the actor's peak RSS.
 """
 
 from __future__ import annotations
@@ -42,12 +46,17 @@ import tempfile
 import threading
 import time
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.cases import DATA, load
 from bench.systems import page_server
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+#: Pairs of the batch kept to time the model alone on.
+SAMPLED_PAIRS = 400
+#: The stages that are the model's: the thread calling it, and the threads of onnxruntime and tokenizers.
+MODEL_STAGES = ("model calling thread", "model native threads")
 
 
 # ---------------------------------------------------------------- the workload
@@ -104,65 +113,123 @@ def serve_pages(pages: list[bytes], port: multiprocessing.Queue) -> None:
 
 
 class Stages:
-    """Seconds per stage, summed over every call (threads included)."""
+    """CPU seconds per stage and thread, each call counted in the thread that ran it, nested stages apart."""
 
     def __init__(self) -> None:
-        self.seconds: dict[str, float] = defaultdict(float)
+        self.cpu_s: dict[tuple[int, str], float] = defaultdict(float)  # (thread id, stage) → own CPU seconds
         self.calls: dict[str, int] = defaultdict(int)
+        self.fetch_wall_s = 0.0
+        self._open = threading.local()  # this thread's stages in progress: [name, CPU at start, CPU of inner stages]
         self._lock = threading.Lock()
 
-    def add(self, name: str, seconds: float) -> None:
-        with self._lock:
-            self.seconds[name] += seconds
-            self.calls[name] += 1
-
     def cpu(self, name: str, function):  # noqa: ANN001, ANN201 - wraps any callable
-        """Count the calling thread's CPU time (extraction, indexing, retrieval: Python holding the GIL)."""
+        """Count the calling thread's CPU time in ``function`` as ``name``'s, less what inner stages count."""
 
         @functools.wraps(function)
         def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-            started = time.thread_time()
+            stack = self._open.__dict__.setdefault("stack", [])
+            stack.append([name, time.thread_time(), 0.0])
             try:
                 return function(*args, **kwargs)
             finally:
-                self.add(name, time.thread_time() - started)
+                _, started, inner = stack.pop()
+                spent = time.thread_time() - started
+                if stack:
+                    stack[-1][2] += spent
+                with self._lock:
+                    self.cpu_s[(threading.get_native_id(), name)] += spent - inner
+                    self.calls[name] += 1
 
         return timed
 
-    def wall(self, name: str, function):  # noqa: ANN001, ANN201
-        """Count wall time: the model (onnxruntime runs on its own threads) and fetches (async, overlapping)."""
-        if asyncio.iscoroutinefunction(function):
-
-            @functools.wraps(function)
-            async def timed_async(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-                started = time.perf_counter()
-                try:
-                    return await function(*args, **kwargs)
-                finally:
-                    self.add(name, time.perf_counter() - started)
-
-            return timed_async
+    def fetch(self, function):  # noqa: ANN001, ANN201
+        """Fetches overlap on the event loop: their wall time, summed."""
 
         @functools.wraps(function)
-        def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        async def timed(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
             started = time.perf_counter()
             try:
-                return function(*args, **kwargs)
+                return await function(*args, **kwargs)
             finally:
-                self.add(name, time.perf_counter() - started)
+                self.fetch_wall_s += time.perf_counter() - started
+                self.calls["fetch"] += 1
 
         return timed
 
 
 def instrument(stages: Stages) -> None:
-    """Time extraction, index building and retrieval where the engine calls them (bench only)."""
+    """Count the stages where the engine calls them (bench only)."""
     import citemark.engine
+    import citemark.scoring.judge
+    import citemark.scoring.parse
     import citemark.sources.loader
     from citemark.scoring.retrieve import EvidenceIndex
 
     citemark.sources.loader.extract = stages.cpu("extraction", citemark.sources.loader.extract)
     citemark.engine.EvidenceIndex = stages.cpu("indexing", EvidenceIndex)
     EvidenceIndex.search = stages.cpu("retrieval", EvidenceIndex.search)
+    citemark.scoring.judge._retrieve = stages.cpu("retrieval", citemark.scoring.judge._retrieve)
+    citemark.scoring.parse.parse = stages.cpu("parsing", citemark.scoring.parse.parse)
+    for module, name in ((citemark.scoring.judge, "measure"), (citemark.scoring.judge, "aligned"),
+                         (citemark.scoring.judge, "_conflicting"), (citemark.engine, "check_quotes"),
+                         (citemark.engine, "ranked_passages")):
+        setattr(module, name, stages.cpu("judging", getattr(module, name)))
+
+
+def thread_cpu_seconds() -> dict[int, float]:
+    """CPU seconds of every thread of this process (Python's and native ones), by thread id."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            found[int(task.name)] = task_cpu_seconds((task / "stat").read_text(), ticks)
+        except (OSError, ValueError):  # the thread ended
+            continue
+    return found
+
+
+def task_cpu_seconds(stat: str, ticks: int) -> float:
+    """User plus system time from a ``/proc/*/task/*/stat`` line (fields 14 and 15; the name may hold spaces)."""
+    fields = stat.rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def stage_cpu(threads_s: dict[int, float], staged_s: dict[tuple[int, str], float], *, event_loop: int,
+              python_threads: set[int]) -> dict[str, float]:
+    """CPU seconds per stage for one interval, every second counted once, in the thread that spent it.
+
+    ``threads_s``: each thread's CPU in the interval; ``staged_s``: what the stage wrappers counted
+    in each thread. A Python thread's CPU outside the wrapped stages is the rest of the event loop
+    (its thread) or of the worker threads; native threads (onnxruntime's, tokenizers') are the model's.
+    """
+    stages: dict[str, float] = defaultdict(float)
+    counted: dict[int, float] = defaultdict(float)
+    for (thread, name), seconds in staged_s.items():
+        stages[name] += seconds
+        counted[thread] += seconds
+    for thread, seconds in threads_s.items():
+        if thread in python_threads:
+            rest = "event loop rest" if thread == event_loop else "worker threads rest"
+            stages[rest] += max(0.0, seconds - counted[thread])  # /proc counts in ticks: never below zero
+        else:
+            stages["model native threads"] += seconds
+    return dict(stages)
+
+
+@dataclass(frozen=True)
+class CpuBound:
+    """The answers per minute a machine's cores could give if they did nothing else, and the share reached."""
+
+    cores: int
+    model_core_s_per_answer: float  # measured alone, in its best thread setting
+    pipeline_core_s_per_answer: float  # everything else, counted in the run
+
+    @property
+    def answers_per_min(self) -> float:
+        return self.cores * 60 / (self.model_core_s_per_answer + self.pipeline_core_s_per_answer)
+
+    def share(self, answers_per_min: float) -> float:
+        return answers_per_min / self.answers_per_min
 
 
 # ---------------------------------------------------------------- the runs
@@ -185,9 +252,8 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
     from citemark.batch_results import BatchSummary, ResultsFile
 
     sampled: list[tuple[str, str]] = []
-    score = None
     summary = BatchSummary()
-    started, cpu_started = time.perf_counter(), cpu_seconds()
+    opened = time.perf_counter()
     async with engine_slot(settings) as slot:
         engine = await slot.get()
         engine.warm_up()
@@ -195,37 +261,43 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
         before = None
         if model is not None:
             score = model.score
-            probe_started, probe_cpu = time.perf_counter(), cpu_seconds()
+            probe_started = time.perf_counter()
             before = model_alone(score, model_probe_pairs())
-            started += time.perf_counter() - probe_started  # the probe is the bench's, not the batch's
-            cpu_started += cpu_seconds() - probe_cpu
+            opened += time.perf_counter() - probe_started  # the probe is the bench's, not the batch's
 
             def recorded(pairs):  # noqa: ANN001, ANN202
-                if len(sampled) < 600:
-                    sampled.extend(pairs[: 600 - len(sampled)])
+                if len(sampled) < SAMPLED_PAIRS:
+                    sampled.extend(pairs[: SAMPLED_PAIRS - len(sampled)])
                 return score(pairs)
 
-            model.score = stages.wall("model", recorded)
-        ready, loop_cpu_started = time.perf_counter(), time.thread_time()
-        engine.fetcher.fetch = stages.wall("fetch", engine.fetcher.fetch)
+            model.score = stages.cpu("model calling thread", recorded)
+        engine.fetcher.fetch = stages.fetch(engine.fetcher.fetch)
+        started, threads_started, cpu_started = time.perf_counter(), thread_cpu_seconds(), cpu_seconds()
+        staged_started = dict(stages.cpu_s)  # warm-up's parses and indexes are not the batch's
         with ResultsFile(out) as results, open(source, "rb") as stream:
             items = read_items(bounded_lines(stream, 1 << 24), max_line_bytes=1 << 24)
             async for record in verify_batch(items, engine=engine, concurrency=concurrency):
                 results.write(record)
                 summary.add(record)
-        finished, loop_cpu = time.perf_counter(), time.thread_time() - loop_cpu_started
-        cpu = cpu_seconds() - cpu_started
-        pairs = engine.pairs_scored
+        # Read while the worker threads live: the slot's executor ends them with the loop.
+        finished, threads_finished, cpu = time.perf_counter(), thread_cpu_seconds(), cpu_seconds() - cpu_started
+        python_threads = {thread.native_id for thread in threading.enumerate()}
+        peak_rss = peak_rss_mb()  # before the model is timed alone in sessions of its own
+        threads_s = {thread: seconds - threads_started.get(thread, 0.0) for thread, seconds in threads_finished.items()}
+        staged_s = {key: seconds - staged_started.get(key, 0.0) for key, seconds in stages.cpu_s.items()}
+        stage_s = stage_cpu(threads_s, staged_s, event_loop=threading.main_thread().native_id,
+                            python_threads=python_threads)
         solo = None
         if model is not None:  # the model alone, on the batch's own pairs, right after it (and on probe pairs before)
-            solo = model_alone(score, sampled)
-            solo["probe_before_pairs_per_s"] = before["pairs_per_s"]
-            solo["probe_after_pairs_per_s"] = model_alone(score, model_probe_pairs())["pairs_per_s"]
-        fetched = engine.loader.loaded
-        model_name = engine.model_name
-    return {"model": model_name, "wall_s": round(finished - started, 2), "verify_s": round(finished - ready, 2),
-            "cpu_s": round(cpu, 2), "loop_cpu_s": round(loop_cpu, 2), "pairs_scored": pairs, "sources_loaded": fetched,
-            "model_alone": solo, "summary": summary.to_dict()}
+            solo = {"settings": model_settings_alone(engine.pack, sampled),
+                    "probe_before_pairs_per_s": before["pairs_per_s"],
+                    "probe_after_pairs_per_s": model_alone(score, model_probe_pairs())["pairs_per_s"]}
+        return {"model": engine.model_name, "wall_s": round(finished - opened, 2),
+                "verify_s": round(finished - started, 2), "cpu_s": round(cpu, 2),
+                "threads_cpu_s": round(sum(threads_s.values()), 2), "stage_cpu_s": stage_s,
+                "fetch_wall_s_overlapping": round(stages.fetch_wall_s, 2), "peak_rss_mb": peak_rss,
+                "pairs_scored": engine.pairs_scored, "sources_loaded": engine.loader.loaded, "model_alone": solo,
+                "summary": summary.to_dict()}
 
 
 @functools.cache
@@ -240,12 +312,25 @@ def model_probe_pairs() -> list[tuple[str, str]]:
 
 
 def model_alone(score, pairs: list[tuple[str, str]]) -> dict:  # noqa: ANN001
-    """The model's own speed on pairs the batch scored, with nothing else running."""
+    """The model's own speed on ``pairs`` with nothing else running: pairs/s, and core-seconds per pair."""
     score(pairs[:8])
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     score(pairs)
-    seconds = time.perf_counter() - started
-    return {"pairs": len(pairs), "pairs_per_s": round(len(pairs) / seconds, 1)}
+    seconds, cpu = time.perf_counter() - started, cpu_seconds() - cpu_started
+    return {"pairs": len(pairs), "pairs_per_s": round(len(pairs) / seconds, 1),
+            "core_s_per_pair": round(cpu / len(pairs), 5)}
+
+
+def model_settings_alone(pack, pairs: list[tuple[str, str]]) -> list[dict]:  # noqa: ANN001
+    """The model alone on the batch's pairs in a session of each thread count up to the engine's own."""
+    from citemark.models.runtime import OnnxClassifier, PackScorer
+
+    settings = []
+    for threads in range(1, OnnxClassifier(next(iter(pack.parts.values()))).threads + 1):
+        scorer = PackScorer(pack, threads=threads)
+        scorer.load()
+        settings.append({"threads": threads, **model_alone(scorer.score, pairs)})
+    return settings
 
 
 def run_on_ray(source: Path, out: Path, settings) -> dict:  # noqa: ANN001
@@ -257,7 +342,7 @@ def run_on_ray(source: Path, out: Path, settings) -> dict:  # noqa: ANN001
     started = time.perf_counter()
     summary = BatchSummary()
     first = None
-    with ResultsFile(out) as results, open(source, "rb") as stream:
+    with ActorMemory() as actors, ResultsFile(out) as results, open(source, "rb") as stream:
         items = read_items(bounded_lines(stream, 1 << 24), max_line_bytes=1 << 24)
         for record in verify_on_ray(items, address="local", settings=settings):
             first = first or time.perf_counter()
@@ -265,20 +350,49 @@ def run_on_ray(source: Path, out: Path, settings) -> dict:  # noqa: ANN001
             summary.add(record)
     finished = time.perf_counter()
     return {"wall_s": round(finished - started, 2), "first_shard_s": round((first or finished) - started, 2),
-            "summary": summary.to_dict()}
+            "actor_peak_rss_mb": actors.peak_mb, "summary": summary.to_dict()}
+
+
+class ActorMemory:
+    """The highest peak RSS (``VmHWM``) of this process's ``ray::Verifier`` descendants, read every half second."""
+
+    def __init__(self) -> None:
+        self.peak_mb = 0.0
+        self._stop = threading.Event()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+
+    def __enter__(self) -> ActorMemory:
+        self._reader.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._reader.join()
+
+    def _read(self) -> None:
+        while True:
+            for process in Path("/proc").iterdir():
+                try:
+                    if process.name.isdigit() and (process / "cmdline").read_bytes().startswith(b"ray::Verifier"):
+                        for line in (process / "status").read_text().splitlines():
+                            if line.startswith("VmHWM:"):
+                                self.peak_mb = max(self.peak_mb, round(int(line.split()[1]) / 1024, 1))
+                except OSError:  # the process ended
+                    continue
+            if self._stop.wait(0.5):
+                return
 
 
 def ray_rounds(source: Path, work: Path, settings, concurrency: int, rounds: int,  # noqa: ANN001
                first_local: dict) -> dict:
     """Local and Ray passes in turn (the first local pass is the main run), each from a cold cache: on a shared
     machine the load moves between passes, so the overhead is the median of the rounds'."""
-    import ray
+    from citemark.batch_ray import local_cluster
 
-    started = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
-    init_s = time.perf_counter() - started
     passes = []
-    try:
+    started = time.perf_counter()
+    with local_cluster(num_cpus=2):
+        init_s = time.perf_counter() - started
         for round_number in range(rounds):
             if round_number == 0:
                 local = first_local
@@ -290,10 +404,9 @@ def ray_rounds(source: Path, work: Path, settings, concurrency: int, rounds: int
                                 settings.with_(cache_dir=work / f"cache-ray{round_number}"))
             passes.append({"local_s": local["wall_s"], "ray_s": on_ray["wall_s"],
                            "ray_first_shard_s": on_ray["first_shard_s"],
+                           "actor_peak_rss_mb": on_ray["actor_peak_rss_mb"],
                            "overhead": round(on_ray["wall_s"] / local["wall_s"] - 1, 3),
                            "identical_to_local": same_records(work / "local.jsonl", work / f"ray{round_number}.jsonl")})
-    finally:
-        ray.shutdown()
     overheads = sorted(p["overhead"] for p in passes)
     return {"ray_init_s": round(init_s, 2), "rounds": passes, "median_overhead": overheads[len(overheads) // 2],
             "identical_to_local": all(p["identical_to_local"] for p in passes)}
@@ -304,6 +417,86 @@ def same_records(a: Path, b: Path) -> bool:
         return {r["id"]: r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
 
     return keyed(a) == keyed(b)
+
+
+def local_report(args: argparse.Namespace, local: dict, pages: list, claims: int, calls: dict) -> dict:
+    """The main run's report: speed, memory, CPU per stage and the CPU-bound limit."""
+    verify_s = local["verify_s"]
+    answers_per_min = args.answers / verify_s * 60
+    cores = len(os.sched_getaffinity(0))
+    report = {
+        "configuration": {"answers": args.answers, "citations_per_answer": args.citations, "sources": args.sources,
+                          "median_source_chars": sorted(len(x) for _, x, _ in pages)[len(pages) // 2],
+                          "concurrency": args.concurrency, "cpus": os.cpu_count(), "cpus_allowed": cores},
+        "local": local,
+        "answers_per_min": round(answers_per_min, 1),
+        "claims_per_s": round(claims / verify_s, 1),
+        "peak_rss_mb": local["peak_rss_mb"],
+        "cpu_use_per_core": round(local["cpu_s"] / (verify_s * cores), 3),
+        "load_average_after": os.getloadavg(),
+        "calls": calls,  # each distinct source fetched, extracted and indexed once
+    }
+    stage_s = local["stage_cpu_s"]
+    model_s = sum(seconds for name, seconds in stage_s.items() if name in MODEL_STAGES)
+    pipeline_s = sum(seconds for name, seconds in stage_s.items() if name not in MODEL_STAGES)
+    report["stage_cpu_s"] = {name: round(seconds, 2) for name, seconds in sorted(stage_s.items(), key=lambda kv: -kv[1])}
+    report["stage_cpu_s_per_answer"] = {name: round(seconds / args.answers, 4)
+                                        for name, seconds in report["stage_cpu_s"].items()}
+    report["pipeline_core_s_per_answer"] = round(pipeline_s / args.answers, 4)
+    if local["model_alone"]:
+        pairs_per_answer = local["pairs_scored"] / args.answers
+        best = min(local["model_alone"]["settings"], key=lambda setting: setting["core_s_per_pair"])
+        bound = CpuBound(cores, best["core_s_per_pair"] * pairs_per_answer, pipeline_s / args.answers)
+        report["cpu_bound"] = {"pairs_per_answer": round(pairs_per_answer, 2), "model_best_threads": best["threads"],
+                               "model_alone_core_s_per_answer": round(bound.model_core_s_per_answer, 4),
+                               "model_in_batch_core_s_per_answer": round(model_s / args.answers, 4),
+                               "answers_per_min_limit": round(bound.answers_per_min, 1),
+                               "share_of_limit": round(bound.share(answers_per_min), 3)}
+    else:
+        bound = CpuBound(cores, 0.0, pipeline_s / args.answers)
+        report["cpu_bound"] = {"answers_per_min_limit": round(bound.answers_per_min, 1),
+                               "share_of_limit": round(bound.share(answers_per_min), 3)}
+    return report
+
+
+def write_report(out: Path, report: dict) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+
+
+def show(report: dict) -> None:
+    local, cores = report["local"], report["configuration"]["cpus_allowed"]
+    verify_s, calls = local["verify_s"], report["calls"]
+    conf = report["configuration"]
+    print(f"{conf['answers']} answers × {conf['citations_per_answer']} citations over {conf['sources']} sources "
+          f"(median {conf['median_source_chars']} chars), concurrency {conf['concurrency']}, "
+          f"{conf['cpus_allowed']} CPUs; model {local['model']}")
+    print(f"  {report['answers_per_min']} answers/min, {report['claims_per_s']} claims/s "
+          f"({verify_s} s after warm-up; {local['wall_s']} s in all), peak RSS {report['peak_rss_mb']} MB; "
+          f"{local['sources_loaded']} sources loaded: {calls['fetch']} fetches, {calls['extraction']} extractions, "
+          f"{calls['indexing']} indexes built")
+    print(f"  CPU {local['cpu_s']} s ({report['cpu_use_per_core']:.0%} of {cores} cores; threads' sum "
+          f"{local['threads_cpu_s']} s), by stage where it ran: " + ", ".join(
+              f"{name} {seconds} s" for name, seconds in report["stage_cpu_s"].items())
+          + f"; fetch {local['fetch_wall_s_overlapping']} s wall (overlapping); "
+            f"load average {report['load_average_after'][0]:.1f}")
+    bound = report["cpu_bound"]
+    if local["model_alone"]:
+        solo = local["model_alone"]
+        print("  model alone on the batch's pairs: " + ", ".join(
+            f"{setting['threads']} thread(s) {setting['pairs_per_s']} pairs/s, "
+            f"{setting['core_s_per_pair'] * 1000:.1f} core-ms/pair" for setting in solo["settings"])
+            + f" (probe before/after: {solo['probe_before_pairs_per_s']} / {solo['probe_after_pairs_per_s']} "
+              f"pairs/s); {bound['pairs_per_answer']} pairs/answer")
+        print(f"  core-s per answer: model alone {bound['model_alone_core_s_per_answer']} (in the batch "
+              f"{bound['model_in_batch_core_s_per_answer']}) + pipeline {report['pipeline_core_s_per_answer']} "
+              f"→ CPU-bound limit {bound['answers_per_min_limit']} answers/min on {cores} cores; "
+              f"reached {bound['share_of_limit']:.1%}")
+    else:
+        print(f"  core-s per answer: pipeline {report['pipeline_core_s_per_answer']} → CPU-bound limit "
+              f"{bound['answers_per_min_limit']} answers/min on {cores} cores; reached {bound['share_of_limit']:.1%}")
+    summary = local["summary"]
+    print(f"  pass rate {summary['pass_rate']:.1%}, verdicts {summary['verdicts']}", flush=True)
 
 
 def main() -> int:
@@ -334,74 +527,22 @@ def main() -> int:
     instrument(stages)
     try:
         local = asyncio.run(run_local(source, work / "local.jsonl", settings, args.concurrency, stages))
-        measured = defaultdict(float, stages.seconds)  # the main run's stages (later passes add to ``stages``)
         calls = {name: stages.calls[name] for name in ("fetch", "extraction", "indexing")}
-        load_after = os.getloadavg()
-        ray_run = None
+        report = local_report(args, local, pages, claims, calls)
+        write_report(args.out, report)
+        show(report)  # before the Ray rounds, which a shared machine may not let finish
         if args.ray:
             ray_run = ray_rounds(source, work, settings, args.concurrency, args.ray_rounds, local)
+            report["ray"] = ray_run
+            write_report(args.out, report)
+            print(f"  ray (local cluster of 2 CPUs, 1 actor; init {ray_run['ray_init_s']} s once): " + "; ".join(
+                f"local {p['local_s']} s vs ray {p['ray_s']} s ({p['overhead']:+.1%}), actor peak RSS "
+                f"{p['actor_peak_rss_mb']} MB" for p in ray_run["rounds"])
+                + f"; median overhead {ray_run['median_overhead']:+.1%}; "
+                  f"identical records: {ray_run['identical_to_local']}")
     finally:
         server.terminate()
         shutil.rmtree(work, ignore_errors=True)
-
-    verify_s = local["verify_s"]
-    answers_per_min = args.answers / verify_s * 60
-    report = {
-        "configuration": {"answers": args.answers, "citations_per_answer": args.citations, "sources": args.sources,
-                          "median_source_chars": sorted(len(x) for _, x, _ in pages)[len(pages) // 2],
-                          "concurrency": args.concurrency, "cpus": os.cpu_count(),
-                          "cpus_allowed": len(os.sched_getaffinity(0))},
-        "local": local,
-        "answers_per_min": round(answers_per_min, 1),
-        "claims_per_s": round(claims / verify_s, 1),
-        "peak_rss_mb": peak_rss_mb(),
-        "load_average_after": load_after,
-    }
-    # Fetches overlap (wall time, summed); the rest is busy time of one thread each, whose shares are given.
-    busy = {"extraction": measured["extraction"], "indexing": measured["indexing"],
-            "retrieval": measured["retrieval"], "model": measured["model"],
-            "judging_and_rest": max(0.0, local["loop_cpu_s"] - measured["retrieval"])}
-    report["fetch_wall_s_overlapping"] = round(measured["fetch"], 2)
-    report["calls"] = calls  # each distinct source fetched, extracted and indexed once
-    report["stages_busy_s"] = {name: round(seconds, 2) for name, seconds in busy.items()}
-    report["stages_share"] = {name: round(seconds / sum(busy.values()), 3) for name, seconds in busy.items()}
-    if local["model_alone"]:
-        pairs_per_answer = local["pairs_scored"] / args.answers
-        limit = local["model_alone"]["pairs_per_s"] / pairs_per_answer * 60
-        report["model_bound"] = {"pairs_per_answer": round(pairs_per_answer, 2),
-                                 "answers_per_min_limit": round(limit, 1),
-                                 "share_of_limit": round(answers_per_min / limit, 3),
-                                 "model_busy_share_of_wall": round(measured["model"] / verify_s, 3)}
-    if ray_run:
-        report["ray"] = ray_run
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
-
-    conf = report["configuration"]
-    print(f"{conf['answers']} answers × {conf['citations_per_answer']} citations over {conf['sources']} sources "
-          f"(median {conf['median_source_chars']} chars), concurrency {conf['concurrency']}, "
-          f"{conf['cpus_allowed']} CPUs; model {local['model']}")
-    print(f"  {report['answers_per_min']} answers/min, {report['claims_per_s']} claims/s "
-          f"({verify_s} s after warm-up; {local['wall_s']} s in all), peak RSS {report['peak_rss_mb']} MB; "
-          f"{local['sources_loaded']} sources loaded: {calls['fetch']} fetches, {calls['extraction']} extractions, "
-          f"{calls['indexing']} indexes built")
-    print(f"  fetch {report['fetch_wall_s_overlapping']} s (wall, overlapping); busy: " + ", ".join(
-        f"{name} {report['stages_busy_s'][name]} s ({share:.0%})" for name, share in report["stages_share"].items())
-        + f"; process CPU {local['cpu_s']} s; load average {report['load_average_after'][0]:.1f}")
-    if "model_bound" in report:
-        bound = report["model_bound"]
-        solo = local["model_alone"]
-        print(f"  model alone {solo['pairs_per_s']} pairs/s on the batch's pairs (probe before/after: "
-              f"{solo['probe_before_pairs_per_s']} / {solo['probe_after_pairs_per_s']} pairs/s), "
-              f"{bound['pairs_per_answer']} pairs/answer "
-              f"→ limit {bound['answers_per_min_limit']} answers/min; reached {bound['share_of_limit']:.1%} "
-              f"(model busy {bound['model_busy_share_of_wall']:.1%} of the wall)")
-    summary = local["summary"]
-    print(f"  pass rate {summary['pass_rate']:.1%}, verdicts {summary['verdicts']}")
-    if ray_run:
-        print(f"  ray (local cluster of 2 CPUs, 1 actor; init {ray_run['ray_init_s']} s once): " + "; ".join(
-            f"local {p['local_s']} s vs ray {p['ray_s']} s ({p['overhead']:+.1%})" for p in ray_run["rounds"])
-            + f"; median overhead {ray_run['median_overhead']:+.1%}; identical records: {ray_run['identical_to_local']}")
     return 0
 
 
