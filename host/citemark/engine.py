@@ -81,7 +81,7 @@ class Engine:
             cache = SourceCache(self.settings.cache_dir / "sources.sqlite3")
         self.cache = cache if isinstance(cache, SourceCache) else None
         self.fetcher = Fetcher(self.settings, transport=transport, credentials=credentials)
-        self.papers = _paper_sources(self.settings, transport, self.cache is not None)
+        self.papers = _paper_sources(self.settings, transport, self.cache)
         self.loader = SourceLoader(self.settings, self.fetcher, self.cache, self.papers)
         self._indexes: OrderedDict[str, asyncio.Future[EvidenceIndex]] = OrderedDict()
         self._indexes_kept = indexes_kept  # a batch keeps more: its answers return to the same sources
@@ -288,11 +288,15 @@ def _source_key(citation: Citation) -> str:
     return "text:" + hashlib.sha1((citation.text or "").encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _paper_sources(settings: Settings, transport: httpx.AsyncBaseTransport | None, cache: bool) -> ScholarlySources | None:
-    """DOIs and arXiv ids read as papers (Crossref / arXiv / OpenAlex), unless ``scholarly_lookups`` is off."""
+def _paper_sources(settings: Settings, transport: httpx.AsyncBaseTransport | None,
+                   cache: SourceCache | None) -> ScholarlySources | None:
+    """DOIs and arXiv ids read as papers (Crossref / arXiv / OpenAlex), unless ``scholarly_lookups`` is off.
+    Their records are kept beside the sources, in the same database: none without a cache, and a batch's
+    temporary cache (``--no-cache``) leaves nothing in the user's cache folder."""
     if not settings.scholarly_lookups:
         return None
-    return ScholarlySources(Services(settings, transport=transport, cache=cache))
+    return ScholarlySources(Services(settings, transport=transport, cache=cache is not None,
+                                     cache_path=cache.path if cache is not None else None))
 
 
 def _lazy_scorer(pack: ModelPack) -> Scorer:

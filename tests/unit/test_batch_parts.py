@@ -11,7 +11,9 @@ import pytest
 from citemark.batch import BadLine, BatchItem, BatchSources, bounded_lines, read_items
 from citemark.batch_cli import BatchProgress
 from citemark.batch_results import BatchSummary, ResultsFile
+from citemark.engine import Engine
 from citemark.errors import SourceUnreachable
+from citemark.sources.cache import SourceCache
 from citemark.types import Citation, Document
 
 
@@ -153,3 +155,13 @@ async def test_a_failure_is_tried_again_after_its_time_is_up():
     with pytest.raises(SourceUnreachable):
         await sources.load(Citation(url="https://a.example/dead"))
     assert loader.calls == ["https://a.example/dead"] * 2
+
+
+async def test_a_batch_told_to_keep_no_cache_writes_nothing_in_the_cache_folder(settings):
+    """--no-cache gives the batch a temporary source cache; the papers' records (Crossref, arXiv) are kept
+    in it too, not in the user's cache folder, and all of it goes when the engine closes."""
+    cache = SourceCache.temporary()
+    async with Engine(settings, cache=cache) as engine:
+        assert engine.papers is not None  # scholarly lookups are on: their record cache was opened
+    assert not cache.path.exists()
+    assert not settings.cache_dir.exists() or not any(settings.cache_dir.rglob("*"))

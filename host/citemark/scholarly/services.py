@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import httpx
 
 from citemark.scholarly.arxiv import ArxivClient
@@ -15,11 +17,13 @@ __all__ = ["Services"]
 
 
 class Services:
-    """Crossref, arXiv and OpenAlex; one per engine or ``refs`` run. ``cache=False`` reads and writes no cache."""
+    """Crossref, arXiv and OpenAlex; one per engine or ``refs`` run. ``cache=False`` reads and writes no cache;
+    ``cache_path``: the database the records are kept in (default: the source cache's, in ``cache_dir``)."""
 
     def __init__(self, settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None,
-                 cache: bool = True) -> None:
-        records = RecordCache(settings.cache_dir / "sources.sqlite3", ttl=settings.scholarly_ttl) if cache else None
+                 cache: bool = True, cache_path: Path | None = None) -> None:
+        path = cache_path or settings.cache_dir / "sources.sqlite3"
+        records = RecordCache(path, ttl=settings.scholarly_ttl) if cache else None
         self.http = ScholarlyHTTP(settings, transport=transport, cache=records)
         self.crossref = CrossrefClient(self.http)
         self.arxiv = ArxivClient(self.http)
