@@ -26,11 +26,14 @@ import numpy as np
 from citemark.errors import ModelPackInvalid
 from citemark.models.pack import ModelPack, PartSpec
 from citemark.scoring.nli import NLIScores
+from citemark.scoring.paraphrase import TokenStates, states_from
 
 __all__ = ["OnnxClassifier", "PackScorer"]
 
 log = logging.getLogger(__name__)
 
+#: The graph output that holds each token's contextual state (``train/export.py`` adds it).
+TOKEN_STATES = "token_states"
 BATCH_SIZE = 16
 PAD_SLACK = 1.2  # a batch's longest pair is at most this much longer than its shortest
 
@@ -48,6 +51,7 @@ class OnnxClassifier:
         self._pad_id = 0
         self._pad_to: int | None = None
         self._input_names: set[str] = set()
+        self.has_token_states = False
 
     def load(self) -> None:
         with self._lock:
@@ -88,6 +92,7 @@ class OnnxClassifier:
             raise ModelPackInvalid(f"{self.part.onnx}: cannot load ONNX model ({error})") from None
         self._input_names = {i.name for i in session.get_inputs()}
         outputs = session.get_outputs()
+        self.has_token_states = any(o.name == TOKEN_STATES for o in outputs)
         if len(outputs) < 1 or outputs[0].shape[-1] not in (len(self.part.labels), None) and not isinstance(
             outputs[0].shape[-1], str
         ):
@@ -119,7 +124,23 @@ class OnnxClassifier:
             result[chosen] = _softmax(logits)
         return result
 
-    def _run(self, encodings: list) -> np.ndarray:
+    def token_states(self, claim: str, passage: str) -> TokenStates | None:
+        """The graph's token states (``TOKEN_STATES``) for one (claim, passage) reading, split into the
+        claim's tokens and the passage's; None when the graph has no such output."""
+        if self._session is None:
+            self.load()
+        if not self.has_token_states:
+            return None
+        first, second = (claim, passage) if self.part.input_order == "claim_evidence" else (passage, claim)
+        encoding = self._encode(first, second)
+        states = self._run([encoding], TOKEN_STATES)[0][: len(encoding.ids)]
+        sides = np.asarray([-1 if s is None else s for s in encoding.sequence_ids])
+        offsets = np.asarray(encoding.offsets, dtype=np.int64).reshape(-1, 2)
+        claim_side, passage_side = (0, 1) if self.part.input_order == "claim_evidence" else (1, 0)
+        keep = [sides == claim_side, sides == passage_side]
+        return states_from(offsets[keep[0]], states[keep[0]], offsets[keep[1]], states[keep[1]])
+
+    def _run(self, encodings: list, output: str = "logits") -> np.ndarray:
         width = self._pad_to or max(len(e.ids) for e in encodings)
         ids = np.full((len(encodings), width), self._pad_id, dtype=np.int64)
         mask = np.zeros_like(ids)
@@ -132,7 +153,7 @@ class OnnxClassifier:
         feed = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self._input_names:
             feed["token_type_ids"] = types if self.part.token_type_ids else np.zeros_like(ids)
-        return self._session.run(None, feed)[0]  # type: ignore[union-attr]
+        return self._session.run([output] if self.has_token_states else None, feed)[0]  # type: ignore[union-attr]
 
 
 class PackScorer:
@@ -146,6 +167,11 @@ class PackScorer:
     def load(self) -> None:
         for part in self.parts.values():
             part.load()
+
+    def token_states(self, claim: str, passage: str) -> TokenStates | None:
+        """The NLI part's token states for (claim, passage), for paraphrase matches; None without them."""
+        part = self.parts.get("nli")
+        return part.token_states(claim, passage) if part is not None and self.pack.task == "nli3" else None
 
     def score(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         if self.pack.task == "nli3":

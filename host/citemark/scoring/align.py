@@ -4,8 +4,9 @@
 matches every content unit of the claim (each content word, name, figure and negation)
 one to one against the quoted passage (its sentences and one sentence either side):
 
-- a common word by its lemma or an inflection ("recovered" / "recovery"), or by a known
-  synonym (``SYNONYMS``);
+- a common word by its lemma or an inflection ("recovered" / "recovery"), by a known
+  synonym (``SYNONYMS``), or, given the model's token states, by a passage word that says
+  it in other words ("shut" / "close": ``paraphrase.py``, never a listed opposite);
 - a name only by identity of its words, an acronym, or a demonym ("Chinese" / "China");
   never by similarity: "C++" is not "OCaml", "Collins" is not "Aldrin";
 - a figure only by an equal value, as ``quantities`` reads them ("64 km" / "40 miles");
@@ -43,6 +44,7 @@ from typing import Any
 from citemark.scoring import parse
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
+from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
 
@@ -124,6 +126,8 @@ class Alignment:
     #: Clauses of a compound claim that the passage accounts for in full while another clause is not:
     #: "The museum holds 260,000 volumes" of "…, and its café serves breakfast every day."
     stated_clauses: tuple[str, ...] = ()
+    #: The pairs matched by the model's token states, not by lemma or a listed synonym ("shut" / "close").
+    paraphrased: tuple[tuple[Unit, Unit], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -172,7 +176,7 @@ def readable(claim: str) -> bool:
     return len(words) < 6 or any(w in _ENGLISH_FUNCTION_WORDS for w in words)
 
 
-def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
+def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: Paraphraser | None = None) -> Alignment:
     """Account for each content unit of ``claim`` in ``passage``.
 
     ``subject_context`` is the text where the claim's subject may be named instead (the page's
@@ -181,7 +185,11 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
 
     Words are first compared by their stems. The parser (lemmas: "took" / "take"; relations) runs
     only when that leaves at most ``PARSE_GAP`` units unaccounted for: a parse costs more than the
-    rest of the alignment, and a claim that far from the passage cannot become complete."""
+    rest of the alignment, and a claim that far from the passage cannot become complete.
+
+    ``paraphraser`` reads the model's token states for the pair: with it, common words still
+    unaccounted for may be matched by a passage word that says them in other words
+    (``paraphrase.py``), when no more than ``PARAPHRASE_GAP`` are left and all are common words."""
     claim_quantities, passage_quantities = parse_quantities(claim), parse_quantities(passage)
     claim_figures = {q.start: q for q in claim_quantities}
     passage_figures = {q.start: q for q in passage_quantities}
@@ -190,12 +198,18 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
     pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
     unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
     claim_doc = passage_doc = None
-    if len(unmatched) <= PARSE_GAP and parse.installed() and parse.load() is not None:
+    gap = PARSE_GAP if paraphraser is None else max(PARSE_GAP, PARAPHRASE_GAP)
+    if len(unmatched) <= gap and parse.installed() and parse.load() is not None:
         claim_doc, passage_doc = _Parsed(claim, whole=True), _Parsed(passage)
         claim_units = _units(claim, claim_quantities, claim_doc)
         passage_units = _units(passage, passage_quantities, passage_doc)
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
         unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
+    paraphrased: list[tuple[Unit, Unit]] = []
+    if paraphraser is not None and 0 < len(unmatched) <= PARAPHRASE_GAP and all(u.kind == "word" for u in unmatched):
+        paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser,
+                                              claim_doc, passage_doc)
+        pairs += paraphrased
     modifiers = _unmatched_modifiers(passage, passage_units, used)
     misbound: list[tuple[Unit, Unit | None]] = []
     if claim_doc is not None and passage_doc is not None and not unmatched:
@@ -208,7 +222,63 @@ def align(claim: str, passage: str, *, subject_context: str = "") -> Alignment:
     # relations were read, or the claim is too far from complete for them to matter and a parser is there
     checked = claim_doc is not None or len(unmatched) > PARSE_GAP and parse.installed()
     return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
-                     differences, checked, participants, _stated_clauses(claim, claim_units, unmatched))
+                     differences, checked, participants, _stated_clauses(claim, claim_units, unmatched),
+                     tuple(paraphrased))
+
+
+#: Common words a lemma-matched alignment may leave for paraphrase matching (each costs the model
+#: one reading of the claim with the passage; a claim further from the passage is not paraphrased).
+PARAPHRASE_GAP = 3
+
+
+def _paraphrased(claim: str, passage: str, unmatched: list[Unit], passage_units: list[Unit], used: dict[int, Unit],
+                 paraphraser: Paraphraser, claim_doc: _Parsed | None,
+                 passage_doc: _Parsed | None) -> tuple[list[tuple[Unit, Unit]], list[Unit]]:
+    """Unmatched common words of the claim matched, one to one, to unused common words of the passage
+    whose token states say the same (most similar first); a verb particle ("turned *down*", "filled
+    *in*") goes with its verb when the verb was matched so. Returns (new pairs, still unmatched);
+    ``used`` is updated."""
+    def tagged(doc: _Parsed | None, unit: Unit) -> tuple[str | None, str | None]:
+        token = doc.token_at(unit.start) if doc is not None else None
+        return (token.pos_, token.tag_) if token is not None else (None, None)
+
+    wanted = [u for u in unmatched if eligible(u.text, *tagged(claim_doc, u))]
+    # the candidates: in the sentences where the claim's other words were matched, each read with the
+    # claim on its own (a word's state is read in its sentence, as the threshold was chosen)
+    spans = [(span.start, span.end) for span in sentences(passage)]
+    anchored = [(start, end) for start, end in spans if any(start <= passage_units[j].start < end for j in used)]
+    free = [(j, span) for j, u in enumerate(passage_units) if j not in used and u.kind == "word"
+            and eligible(u.text, *tagged(passage_doc, u))
+            and (span := next((s for s in anchored if s[0] <= u.start < s[1]), None)) is not None]
+    if not wanted or not free:
+        return [], unmatched
+    states: dict[tuple[int, int], TokenStates | None] = {}
+    scored = []
+    for (start, end) in dict.fromkeys(span for _, span in free):
+        states[(start, end)] = paraphraser(claim, passage[start:end])
+    for i, unit in enumerate(wanted):
+        for j, (start, end) in free:
+            read = states[(start, end)]
+            other = passage_units[j]
+            similarity = read.similarity((unit.start, unit.end), (other.start - start, other.end - start)) if read else None
+            if similar_enough(unit.text, other.text, similarity):
+                scored.append((similarity, i, j))
+    scored.sort(reverse=True)
+    found: dict[int, Unit] = {}
+    for _, i, j in scored:
+        if i not in found and j not in used:
+            found[i] = passage_units[j]
+            used[j] = wanted[i]
+    new = [(wanted[i], other) for i, other in found.items()]
+    matched = {id(unit) for unit, _ in new}
+    verbs = {unit.start for unit, _ in new}
+    left = []
+    for unit in unmatched:
+        token = claim_doc.token_at(unit.start) if claim_doc is not None else None
+        if id(unit) in matched or token is not None and token.dep_ == "prt" and claim_doc.start(token.head) in verbs:
+            continue
+        left.append(unit)
+    return new, left
 
 
 #: Where the clauses of a compound claim meet: "…, and its café…", "…; …", "…, but …", "… while …", and
@@ -267,6 +337,8 @@ _ORDER = ("figure", "name", "word", "negation")
 #: How a dependency label places a word in its verb's frame: its doer, or what it acts on.
 _ROLE = {"nsubj": "doer", "csubj": "doer", "nsubjpass": "object", "dobj": "object", "pobj": "object"}
 _RELATIVE = frozenset(["who", "which", "that", "whom"])
+#: Labels the parser gives a verb's subject when it misreads it (a name before a verb it takes for a noun's modifier).
+_MISREAD_SUBJECT = frozenset(["amod", "compound", "npadvmod", "nmod", "dep"])
 #: Labels that join participants into one role: "Armstrong and Aldrin", "Quinn, the coach".
 _JOINED = frozenset(["conj", "appos"])
 
@@ -286,6 +358,9 @@ def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
     has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in verb.children)
     if not heads and role == "doer" and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb:
         return _fillers(verb.head, role, whole=whole)
+    if not heads and role == "doer" and not has_subject:
+        # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod)
+        heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT]
     found: set[int] = set()
     stack = list(heads)
     while stack:
@@ -336,12 +411,14 @@ def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, 
             found[verb_unit.start] = (verb_unit, matched)
             continue
         roles = [(claim_unit, filler, role) for role in ("doer", "object") for i in sorted(_fillers(verb, role))
-                 if (filler := verb.doc[i]).pos_ in ("PROPN", "NOUN", "NUM")
-                 and (claim_unit := _claim_unit(filler, pairs)) is not None]
+                 if (claim_unit := _claim_unit(filler := verb.doc[i], pairs)) is not None
+                 and (filler.pos_ in ("PROPN", "NOUN", "NUM") or claim_unit.kind == "name")]
         if not roles:
             continue
+        # the verb's occurrences: the passage words it matches, and the one it was paired with (a paraphrase)
         occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
-                                   if _matches(verb_unit, u, claim_figures, passage_figures)) if t is not None]
+                                   if u is matched or _matches(verb_unit, u, claim_figures, passage_figures))
+                       if t is not None]
         # a role the parser read in some occurrence of the verb is read in every one (a common word is
         # excused only where the passage's structure for the verb is not read at all)
         read = {role for role in ("doer", "object") for t in occurrences
@@ -373,15 +450,16 @@ def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, read
     """False when ``occurrence`` (a passage token of the claim's verb; None: the verb is not there) gives
     ``claim_unit`` its ``role``, or the role is read in no occurrence (``read``); else the passage name in
     the role (or None)."""
+    named = filler.pos_ == "PROPN" or claim_unit.kind == "name"
     if occurrence is None:
-        return None if filler.pos_ == "PROPN" else False
+        return None if named else False
     heads = [occurrence.doc[i] for i in _fillers(occurrence, role)]
     filling = [u for i in _fillers(occurrence, role, whole=True)
                if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
     if any(_matches(claim_unit, u, claim_figures, passage_figures) for u in filling):
         return False  # a name's role must be confirmed in the passage, not merely not contradicted
     pronouns = [token for token in heads if token.lower_ in _PERSONAL]  # not "Who makes it": a question names nobody
-    if pronouns and filler.pos_ == "PROPN":
+    if pronouns and named:
         # "It was completed in 1889": a pronoun stands for the last subject named before it (its
         # sentence's subject phrase: "The new enzyme, SLW-7, was …"), or for the page's subject
         at = passage_doc.start(pronouns[0])
@@ -392,7 +470,7 @@ def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, read
             return False
         return last[0]
     if not filling:
-        return None if filler.pos_ == "PROPN" or read else False
+        return None if named or read else False
     return next((u for u in filling if u.kind == "name"), None)
 
 

@@ -23,6 +23,7 @@ from citemark.scoring.features import NEGATION_WINDOWS, ClaimEvidence, Measureme
 from citemark.scoring.lexical import content_terms
 from citemark.scoring.nli import BatchingScorer
 from citemark.scoring.numerals import arabic
+from citemark.scoring.paraphrase import Paraphraser
 from citemark.scoring.quantities import parse_quantities, restate, stated_in
 from citemark.scoring.quotes import falsified_quote, quoted_spans, snap_quote
 from citemark.scoring.retrieve import EvidenceIndex, Hit
@@ -92,14 +93,15 @@ async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: Ba
         assert gathered.decision is not None
         return Judgement(gathered.decision)
     support = combiner.probability(evidence.features)
-    alignment = await asyncio.to_thread(aligned, claim, index, evidence.best)
+    paraphraser = scorer.paraphraser() if scorer is not None else None
+    alignment = await asyncio.to_thread(aligned, claim, index, evidence.best, paraphraser)
     measurement = evidence.measurement(support, combiner.threshold, refutes=combiner.refutes,
                                        retracted=document.retracted, paywalled=document.paywalled, alignment=alignment)
     decision = decide(measurement, policy)
     shown, shown_nli = evidence.best, evidence.best_nli
     if decision.reason == "contradicted_by_source" and evidence.contradiction_hit:
         shown, shown_nli = evidence.contradiction_hit, evidence.contradiction
-        alignment = await asyncio.to_thread(aligned, claim, index, shown) or alignment
+        alignment = await asyncio.to_thread(aligned, claim, index, shown, paraphraser) or alignment
     differences = located(alignment, index, shown) if alignment is not None and decision.label in _LOCATED else ()
     scores = Scores(
         support=support,
@@ -149,14 +151,16 @@ def _aligned_span(index: EvidenceIndex, hit: Hit) -> tuple[int, int]:
     return (start, end) if end - start <= ALIGN_PASSAGE_CHARS else (hit.window.start, hit.window.end)
 
 
-def aligned(claim: str, index: EvidenceIndex, hit: Hit) -> Alignment | None:
+def aligned(claim: str, index: EvidenceIndex, hit: Hit, paraphraser: Paraphraser | None = None) -> Alignment | None:
     """The claim aligned with the quoted window and a sentence either side; its subject may be named
-    in the page's opening or the sentences around. None: a claim the alignment cannot read (another
-    language), or a claim or passage too long to align."""
+    in the page's opening or the sentences around; ``paraphraser``: the model's token states, for
+    paraphrase matches. None: a claim the alignment cannot read (another language), or a claim or
+    passage too long to align."""
     start, end = _aligned_span(index, hit)
     if not readable(claim) or len(claim) > ALIGN_CLAIM_CHARS or end - start > ALIGN_PASSAGE_CHARS:
         return None
-    return align(claim, index.text[start:end], subject_context=nearby(index, hit)[:SUBJECT_CONTEXT_CHARS])
+    return align(claim, index.text[start:end], subject_context=nearby(index, hit)[:SUBJECT_CONTEXT_CHARS],
+                 paraphraser=paraphraser)
 
 
 def located(alignment: Alignment, index: EvidenceIndex, hit: Hit) -> tuple[Difference, ...]:

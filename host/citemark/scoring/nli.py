@@ -13,7 +13,10 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from citemark.scoring.paraphrase import Paraphraser
 
 __all__ = ["BatchingScorer", "NLIScores", "Scorer"]
 
@@ -45,6 +48,12 @@ class BatchingScorer:
         self._pending: list[tuple[list[tuple[str, str]], asyncio.Future[list[NLIScores]]]] = []
         self._worker: asyncio.Task[None] | None = None
         self.pairs_scored = 0
+
+    def paraphraser(self) -> Paraphraser | None:
+        """The scorer's token-state reader, for the alignment's paraphrase matches; None when the
+        scorer has none (another model, or a pack exported without token states)."""
+        read = getattr(self.scorer, "token_states", None)
+        return read if callable(read) else None
 
     async def score(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         if not pairs:
