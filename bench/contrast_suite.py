@@ -296,7 +296,8 @@ def summarise(system, claims: Sequence[ContrastClaim], predictions: Sequence[Pre
     summary["cases"] = [{"id": c.id, "page": c.page, "kind": c.kind, "gold": c.label, "predicted": p.label,
                          "score": None if p.score is None else round(p.score, 4), "reason": p.reason,
                          "entailment": None if p.entailment is None else round(p.entailment, 4),
-                         "evidence": p.evidence, "changed": c.changed, "differences": list(p.differences)}
+                         "evidence": p.evidence, "changed": c.changed, "differences": list(p.differences),
+                         "paraphrased": p.paraphrased}
                         for c, p in zip(claims, predictions)]
     return summary
 

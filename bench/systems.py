@@ -29,6 +29,7 @@ class Prediction:
     entailment: float | None = None  # citemark: the quoted window's P(entailment); None without a model
     differences: tuple[dict, ...] = ()  # citemark: where claim and quote part (types.Difference as dicts)
     error: str | None = None  # the case could not be judged (label "error"): why
+    paraphrased: bool = False  # citemark: a "supported" that rests on a paraphrase match (token states)
 
 
 #: The label of a case that could not be judged (bench/accuracy.py counts it apart).
@@ -162,6 +163,7 @@ class Citemark:
         A case the engine refuses (an empty source) comes back labelled "error", so one bad case
         never stops a run of a thousand."""
         from citemark.errors import CitemarkError
+        from citemark.scoring.verdict import IN_OTHER_WORDS
 
         self.engine.warm_up()
         server = _PageServer(list(pages) if pages is not None else cases) if self.mode == "served" else None
@@ -178,7 +180,8 @@ class Citemark:
             return Prediction(verdict.label.value, scores.support if scores else None,
                               verdict.evidence.quote if verdict.evidence else None, verdict.reason,
                               scores.entailment if scores else None,
-                              tuple(d.to_dict() for d in verdict.differences))
+                              tuple(d.to_dict() for d in verdict.differences),
+                              paraphrased=verdict.reason == "aligned" and IN_OTHER_WORDS in verdict.explanation)
 
         try:
             return list(await asyncio.gather(*(one(i, c) for i, c in enumerate(cases))))

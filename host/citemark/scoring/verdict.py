@@ -119,7 +119,7 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
                         "(the dependency parser is not installed: ./scripts/setup installs it).")
     if alignment.complete:
         if m.quoted_contradiction is None or m.quoted_contradiction < STRICT_CONTRADICTION:
-            return Decision(Label.SUPPORTED, "aligned", "The passage states every part of this.")
+            return Decision(Label.SUPPORTED, "aligned", "The passage states every part of this" + _in_other_words(alignment))
         return Decision(Label.PARTIAL, "model_doubts",
                         "Every word of the claim is in the passage, but the model reads the passage as saying otherwise.")
     if not about_it:
@@ -127,6 +127,18 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
     unmatched = tuple(u.text for u in alignment.unmatched) + tuple(u.text for u in alignment.unmatched_modifiers)
     return Decision(Label.PARTIAL, "not_matched", _stated_part(alignment) + f"The passage does not say: "
                     f"{alignment.explanation()}.", unmatched)
+
+
+#: The words of a "supported" explanation that say it rests on a paraphrase match (bench/trust.py counts them).
+IN_OTHER_WORDS = "in other words"
+
+
+def _in_other_words(alignment: Alignment) -> str:
+    """ "." or ", some in other words: shut (it says: close)." for a verdict that rests on paraphrase matches."""
+    if not alignment.paraphrased:
+        return "."
+    said = "; ".join(f"{claim.text} (it says: {passage.text})" for claim, passage in alignment.paraphrased)
+    return f", some {IN_OTHER_WORDS}: {said}."
 
 
 def _stated_part(alignment: Alignment) -> str:
