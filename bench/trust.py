@@ -32,8 +32,8 @@ from pathlib import Path
 from bench import accuracy, contrast_suite, metrics
 from bench.cases import DATA, load
 from bench.systems import Citemark
+from citemark.scoring.thresholds import PARAPHRASE_SIMILARITY
 from citemark.scoring.verdict import STRICT_CONTRADICTION
-from citemark.scoring.paraphrase import PARAPHRASE_SIMILARITY
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "bench" / "out" / "trust.json"

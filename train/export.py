@@ -25,6 +25,7 @@ import torch
 
 from citemark.models.pack import FORMAT, MANIFEST, file_sha256, load_pack
 from train.binding_rows import with_binding
+from train.token_states import LAYER, expose
 from train.train import LABELS, CrossEncoder, default_base
 
 HERE = Path(__file__).resolve().parent
@@ -98,6 +99,7 @@ def write_pack(
                 "max_length": MAX_LENGTH,
                 "batch_size": 1,  # int8 activations are quantised per batch: one pair per run is deterministic
                 "labels": LABELS,
+                "token_states_layer": LAYER,
             }
         },
         "sha256": {"model.onnx": file_sha256(out / "model.onnx"), "tokenizer.json": file_sha256(out / "tokenizer.json")},
@@ -172,6 +174,7 @@ def main() -> None:
         int8 = Path(scratch) / "model.int8.onnx"
         export_onnx(model, tokenizer_dir, fp32)
         quantise(fp32, int8)
+        expose(int8)  # the token states of layer 4 as a second output, for the alignment's paraphrase matches
         write_pack(args.out, int8, tokenizer_dir, mix, args.name, args.version, training)
     rows = [json.loads(line) for line in args.heldout.read_text().splitlines()][: args.parity_rows]
     # torch.onnx.export leaves the traced module altered: compare with a fresh copy.

@@ -1,4 +1,4 @@
-"""Choose the paraphrase threshold (``paraphrase.PARAPHRASE_SIMILARITY``) and layer on training rows.
+"""Choose the paraphrase threshold (``thresholds.PARAPHRASE_SIMILARITY``) and layer on training rows.
 
 A claim word the alignment leaves unmatched may be matched by a passage word whose token
 state is similar enough. How similar is chosen here, on rows of the permissive training
@@ -23,6 +23,7 @@ Prints, per layer, the bar, each threshold's precision and recall, and the choic
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import random
 import shutil
@@ -31,7 +32,7 @@ from pathlib import Path
 
 from citemark.models.pack import MANIFEST, file_sha256, load_pack
 from citemark.models.runtime import PackScorer
-from citemark.scoring import paraphrase
+from citemark.scoring import thresholds
 from citemark.scoring.align import PARAPHRASE_GAP, align
 from citemark.scoring.thresholds import STRICT_CONTRADICTION
 from train.build_data import DATA, WINDOW_CHARS, held_out
@@ -99,18 +100,13 @@ def main() -> None:
                 complete + short, scorer.score([(r["premise"], r["hypothesis"]) for r in complete + short]))}
             bar, bar_n = precision([r for r in complete if contradiction[id(r)] < STRICT_CONTRADICTION])
             entailed = sum(r["label"] == "entailment" for r in short)
-            cache: dict[tuple[str, str], paraphrase.TokenStates | None] = {}
-
-            def read(claim: str, passage: str) -> paraphrase.TokenStates | None:
-                if (claim, passage) not in cache:
-                    cache[(claim, passage)] = scorer.token_states(claim, passage)
-                return cache[(claim, passage)]
+            read = functools.lru_cache(maxsize=None)(scorer.token_states)  # each pair read once over the grid
 
             print(f"layer {layer}: bar (lemma-complete rows, strict) precision {bar:.3f} of {bar_n}; "
                   f"short rows {len(short)} ({entailed} entailment)")
             passed_at: dict[float, set[int]] = {}
             for threshold in GRID:
-                paraphrase.PARAPHRASE_SIMILARITY = threshold
+                thresholds.PARAPHRASE_SIMILARITY = threshold
                 passed = [r for r in short if contradiction[id(r)] < STRICT_CONTRADICTION and align(
                     r["hypothesis"], r["premise"], subject_context=r["premise"], paraphraser=read).complete]
                 passed_at[threshold] = {id(r) for r in passed}

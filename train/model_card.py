@@ -75,7 +75,8 @@ def main() -> None:
         "",
         f"- **Licence:** {manifest.get('licence')} (weights); base encoder sentence-transformers/all-MiniLM-L6-v2, Apache-2.0.",
         "- **Architecture:** MiniLM-L6-H384 (BERT, uncased, 22 M parameters) + mean pooling + a 3-way head "
-        "(entailment / neutral / contradiction); int8 ONNX (dynamic quantisation, per-channel, reduce_range).",
+        "(entailment / neutral / contradiction); int8 ONNX (dynamic quantisation, per-channel, reduce_range); a second output, "
+        "`token_states`, gives layer 4's token states for the alignment's paraphrase matches.",
         "- **Input:** `[CLS] claim [SEP] evidence [SEP]`, up to 256 tokens; evidence is a 1–3 sentence window "
         "chosen by citemark's retrieval.",
         "- **Output use:** citemark combines P(entailment) and P(contradiction) with word, number and name coverage "

@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from citemark.scoring import paraphrase
+from citemark.scoring import thresholds
 from citemark.scoring.align import align
 from citemark.scoring.paraphrase import TokenStates, eligible, similar_enough, states_from
 
@@ -70,7 +70,7 @@ def test_eligible_words_are_common_content_words():
 
 
 def test_similar_enough_needs_the_threshold_and_no_listed_opposite():
-    bar = paraphrase.PARAPHRASE_SIMILARITY
+    bar = thresholds.PARAPHRASE_SIMILARITY
     assert similar_enough("shut", "close", bar) and not similar_enough("shut", "close", bar - 0.01)
     assert not similar_enough("rose", "fell", 0.99) and not similar_enough("shut", "close", None)
 

@@ -18,8 +18,9 @@ The manifest says everything the runtime must not guess::
           "max_length": 256,
           "fixed_length": null,            # set when the graph has a fixed sequence length
           "batch_size": 1,                 # pairs per run (default 16); 1 = scores independent of batch-mates
-          "labels": ["entailment", "neutral", "contradiction"]
-        }
+          "labels": ["entailment", "neutral", "contradiction"],
+          "token_states_layer": 4          # optional, informative: the layer the graph's second output
+        }                                  # "token_states" holds (paraphrase matches; train/token_states.py)
       },
       "sha256": {"model.onnx": "..."},
       "combiner": {...}                    # optional: calibrated weights, see scoring/calibrate.py

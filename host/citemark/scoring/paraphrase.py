@@ -5,7 +5,7 @@ alignment (``align.py``) matches words by lemma and a short synonym list, which 
 most paraphrases unaccounted for. Here a claim word may also be matched by the shipped
 model's own contextual token states (BERTScore, Zhang et al. 2020): the model reads the
 claim and the passage together, and a word whose state is close enough
-(``PARAPHRASE_SIMILARITY``, chosen on training rows by ``train/fit_paraphrase.py``) to a
+(``thresholds.PARAPHRASE_SIMILARITY``, chosen on training rows by ``train/fit_paraphrase.py``) to a
 passage word's state is said by that word.
 
 Only common words: names, figures, dates and negations match by identity or value alone
@@ -22,30 +22,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from citemark.scoring import thresholds
 from citemark.scoring.binding.opposites import are_opposites
 
-__all__ = ["EXACT_ONLY", "PARAPHRASE_SIMILARITY", "Paraphraser", "TokenStates", "eligible", "similar_enough"]
-
-#: The cosine of two words' token states (the model's layer 5 of 6, mean over a word's
-#: word pieces) above which the passage word says the claim word. Chosen on training rows
-#: (train/fit_paraphrase.py: the lowest threshold at which a match on single-word gaps is
-#: right 95 % of the time), never on the dev or contrast test sets.
-PARAPHRASE_SIMILARITY = 0.66
+__all__ = ["EXACT_ONLY", "Paraphraser", "TokenStates", "eligible", "similar_enough"]
 
 #: Words matched only by identity or a listed synonym: a change in one of them is what a
 #: false claim changes ("all" / "most", "first" / "second", "before" / "after", "may" / "will").
-EXACT_ONLY = frozenset("""
-all every each any some most many much few fewer several both either neither none only just alone sole
-more less least fewer most than as same different other another else
-first second third fourth fifth sixth seventh eighth ninth tenth last final next previous former latter penultimate
-before after earlier later since until till during while once already still yet again ever never always often
-sometimes usually rarely seldom frequently occasionally soon recently
-above below over under up down in out on off into onto within without inside outside between among against
-may might must can could would should shall will likely unlikely possibly probably perhaps certainly
-planned plan plans proposed expected intended claimed alleged reportedly allegedly
-partly partially entirely fully almost nearly largely mostly mainly barely hardly exactly about approximately
-not no nor
-""".split())
+EXACT_ONLY = frozenset(["all", "every", "each", "any", "some", "most", "many", "much", "few", "fewer", "several", "both", "either", "neither", "none", "only", "just", "alone", "sole", "more", "less", "least", "fewer", "most", "than", "as", "same", "different", "other", "another", "else", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last", "final", "next", "previous", "former", "latter", "penultimate", "before", "after", "earlier", "later", "since", "until", "till", "during", "while", "once", "already", "still", "yet", "again", "ever", "never", "always", "often", "sometimes", "usually", "rarely", "seldom", "frequently", "occasionally", "soon", "recently", "above", "below", "over", "under", "up", "down", "in", "out", "on", "off", "into", "onto", "within", "without", "inside", "outside", "between", "among", "against", "may", "might", "must", "can", "could", "would", "should", "shall", "will", "likely", "unlikely", "possibly", "probably", "perhaps", "certainly", "planned", "plan", "plans", "proposed", "expected", "intended", "claimed", "alleged", "reportedly", "allegedly", "partly", "partially", "entirely", "fully", "almost", "nearly", "largely", "mostly", "mainly", "barely", "hardly", "exactly", "about", "approximately", "not", "no", "nor"])
 
 #: The parser's content parts of speech: only these may be matched by their state.
 CONTENT = frozenset(["NOUN", "VERB", "ADJ", "ADV"])
@@ -96,7 +80,7 @@ def eligible(word: str, pos: str | None = None, tag: str | None = None) -> bool:
 
 def similar_enough(claim_word: str, passage_word: str, similarity: float | None) -> bool:
     """A paraphrase match: similar enough, and not a listed opposite ("rose" / "fell")."""
-    return similarity is not None and similarity >= PARAPHRASE_SIMILARITY and not are_opposites(claim_word, passage_word)
+    return similarity is not None and similarity >= thresholds.PARAPHRASE_SIMILARITY and not are_opposites(claim_word, passage_word)
 
 
 def states_from(claim_offsets: Sequence[tuple[int, int]], claim: np.ndarray, passage_offsets: Sequence[tuple[int, int]],
