@@ -12,6 +12,7 @@ from citemark.scoring.align import align
 from citemark.scoring.binding import Binding
 from citemark.scoring.features import Measurement
 from citemark.scoring.guards import GuardResult
+from citemark.scoring.thresholds import MODEL_AGREES, ON_TOPIC
 from citemark.scoring.verdict import STRICT_CONTRADICTION, decide, decide_failure
 from citemark.types import Label
 
@@ -117,6 +118,18 @@ def test_strict_decision_table(claim, changes, label, reason):
     assert (decision.label, decision.reason) == (label, reason)
     if reason == "not_matched":
         assert "second" in decision.explanation
+
+
+def test_strict_calls_an_incomplete_claim_partial_when_the_passage_is_about_it_and_unsupported_when_not():
+    """A true claim in other words shares few words: strict says partial ("check this") when the passage is
+    about it by the share of words that makes a window about a claim, or the model reads it as stated."""
+    claim = "The Danube crosses ten nations, a record among waterways of the continent."
+    alignment = align(claim, PASSAGE, subject_context=PASSAGE)
+    assert 0 < alignment.share < ON_TOPIC
+    far = {"support": 0.1, "coverage": 0.3, "alignment": alignment, "quoted_contradiction": 0.02}
+    assert decide(measure(**far)).label is Label.UNSUPPORTED
+    assert decide(measure(**far, model_entailment=MODEL_AGREES)).reason == "not_matched"
+    assert decide(measure(**{**far, "coverage": ON_TOPIC})).label is Label.PARTIAL
 
 
 def test_strict_without_an_alignment_says_so_and_never_falls_back_to_balanced():

@@ -102,11 +102,12 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
             balanced.reason in _OBJECTIONS or balanced.reason in BINDING_REASONS:
         return balanced
     alignment = m.alignment
-    # On topic: what balanced would badge, the claim's words mostly there, or the model reads the passage
-    # as more likely stating the claim than not (a paraphrase shares few words: "unsupported" would call it false)
-    about_it = balanced.label is not Label.UNSUPPORTED or m.coverage >= PARTIAL_COVERAGE or (
+    # On topic (partial, not unsupported): what balanced would badge, a passage holding the share of the
+    # claim's words that makes a window about it (ON_TOPIC), or one the model reads as more likely stating
+    # the claim than not (a paraphrase shares few words: "unsupported" would call a true claim false)
+    about_it = balanced.label is not Label.UNSUPPORTED or m.coverage >= ON_TOPIC or (
         m.model_entailment is not None and m.model_entailment >= MODEL_AGREES) or (
-        alignment is not None and (alignment.share >= PARTIAL_COVERAGE or bool(alignment.stated_clauses)))
+        alignment is not None and (alignment.share >= ON_TOPIC or bool(alignment.stated_clauses)))
     if alignment is None:
         if not about_it:
             return balanced
