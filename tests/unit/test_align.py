@@ -121,3 +121,21 @@ def test_a_pronoun_stands_for_the_last_subject_named_before_it_and_a_question_fo
                  "Marie Curie moved to Paris in 1891. She won the Nobel Prize in 1911.").complete
     heading = "Who makes it\nThe mower is built for Clovermow by Hexwood, and the app comes from Trellis Labs."
     assert not align("Trellis Labs makes the mower.", heading).complete
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "page", "named"), [
+    ("The depot runs 9 buses on Route A.", "The depot runs 24 buses on Route A and 9 on Route B.", "9 (it says: 24)"),
+    ("Lena Brandt was named Cup MVP.", "Lena Brandt was named league MVP in May. In the Cup her team lost early.",
+     "Cup (it says: league)"),
+    ("A full test run took 40 minutes with Quarry 3.", "Quarry 3, released in 2020, added caching. A full test run "
+     "took 40 minutes with 2.x and 12 minutes with 3.", "Quarry (it says: 2)"),
+])
+def test_a_name_or_figure_must_qualify_the_same_word_in_the_passage(claim, page, named):
+    assert explained(claim, page) == named
+
+
+@needs_parser
+def test_a_figure_whose_noun_the_passage_elides_after_an_earlier_sentence_still_qualifies_it():
+    page = "The largest depot holds about 900 trucks. The second largest, at Kelby, holds about 300."
+    assert align("The second-largest depot, at Kelby, holds about 300 trucks.", page, subject_context=page).complete

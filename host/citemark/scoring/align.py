@@ -28,8 +28,10 @@ verb of the claim that the passage matched must have the same matched words as i
 doer and its object in the passage ("Harbourside beat Millbrook" is not "Millbrook beat
 Harbourside"; "Collins walked on the Moon" is not "Armstrong and Aldrin walked on the
 Moon while Collins stayed in orbit"), read through the passive, conjunctions,
-appositions, relative clauses and a subject shared with a following "to" verb. Without
-the parser ``Alignment.relations_checked`` is False.
+appositions, relative clauses and a subject shared with a following "to" verb; and a
+name or figure must qualify the same word in the passage as in the claim where the passage
+qualifies that word otherwise ("9 seismometers" is not "24 seismometers … and 9 on Tiel":
+``attachment.py``). Without the parser ``Alignment.relations_checked`` is False.
 
 Run ``python -m citemark.scoring.align`` for a small demonstration.
 """
@@ -42,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from citemark.scoring import parse
+from citemark.scoring.attachment import misattached
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
@@ -214,6 +217,9 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     misbound: list[tuple[Unit, Unit | None]] = []
     if claim_doc is not None and passage_doc is not None and not unmatched:
         misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures)
+        misbound += [(unit, rival) for unit, rival in misattached(
+            claim_doc, passage_doc, pairs, passage_units, lambda c, p: _matches(c, p, claim_figures, passage_figures))
+            if all(unit is not m for m, _ in misbound)]
     unmatched = sorted(unmatched + [unit for unit, _ in misbound], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in misbound)], modifiers,
                                passage_units, used, claim_figures, passage_figures) + tuple(

@@ -1,0 +1,112 @@
+"""Which word a claim's name or figure qualifies: it must qualify the same word in the passage.
+
+The alignment matches words one to one, but a figure or a name is only stated where it
+stands with the word it qualifies. "runs 9 seismometers on Brannoch" is not stated by "runs
+24 seismometers on Brannoch and 9 on Tiel"; "named Finals MVP" is not stated by "named
+regular-season MVP … In the Finals …"; "took 94 seconds with Driftwood 2.0" is not stated by
+"took 94 seconds with 1.x and 21 seconds with 2.0".
+
+So: a claim name or figure that qualifies a matched word (as its number, its compound or a
+preposition's object: "9 seismometers", "Finals MVP", "took … with Driftwood") and whose own
+match stands outside that word's phrase in the passage is misattached when the passage word
+is qualified there, in the same way, by something else ("24", "regular-season", "with 1.x").
+A passage word qualified by nothing of that kind raises nothing: "the KR-2 enzyme" is stated
+by "KR-2, an enzyme that …".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+__all__ = ["misattached"]
+
+#: How a word qualifies the word it depends on (a preposition's object counts through the preposition).
+QUALIFIES = frozenset(["nummod", "compound", "prep"])
+#: The labels that keep a word inside another's phrase ("24 seismometers on Brannoch", not "and 9 on Tiel").
+_PHRASE = frozenset(["nummod", "compound", "amod", "nmod", "poss", "prep", "pobj", "appos", "quantmod", "det", "punct",
+                     "case", "npadvmod", "hmod", "hyph"])
+
+
+class Parsed(Protocol):
+    def token_at(self, start: int) -> Any: ...
+
+    def start(self, token: Any) -> int: ...
+
+
+def misattached(claim: Parsed, passage: Parsed, pairs: Sequence[tuple[Any, Any]], passage_units: Sequence[Any],
+                matches: Callable[[Any, Any], bool]) -> list[tuple[Any, Any]]:
+    """(claim unit, the passage unit that qualifies its word instead) for each misattached name or figure.
+    ``pairs``: the alignment's (claim unit, passage unit); ``matches``: whether a passage unit matches a claim unit."""
+    matched_at = {claim_unit.start: passage_unit for claim_unit, passage_unit in pairs}
+    units_at = {u.start: u for u in passage_units}
+    used = {id(p) for _, p in pairs}
+    found = []
+    for claim_unit, passage_unit in pairs:
+        if claim_unit.kind not in ("name", "figure"):
+            continue
+        token = claim.token_at(claim_unit.start)
+        if token is None or claim.start(token) != claim_unit.start:
+            continue  # the "42" of "Kessler-42": a part of one written name
+        relation = _relation(token)
+        if relation is None:
+            continue
+        label, head, preposition = relation
+        if _one_word(token, head):
+            continue  # "Kessler-42": the parts of one written name
+        head_match = matched_at.get(claim.start(head))
+        passage_head = passage.token_at(head_match.start) if head_match is not None else None
+        own = passage.token_at(passage_unit.start)
+        if passage_head is None or own is None or _within(own, passage_head) or _elided(own, passage_head):
+            continue
+        rivals = [u for t in _qualifiers(passage_head, label, preposition)
+                  if (u := units_at.get(passage.start(t))) is not None and id(u) not in used
+                  and not matches(claim_unit, u)]
+        if rivals:
+            found.append((claim_unit, rivals[0]))
+    return found
+
+
+def _relation(token: Any) -> tuple[str, Any, str | None] | None:
+    """(label, the word it qualifies, the preposition between) for a qualifying word, else None."""
+    if token is None or token.head.i == token.i:
+        return None
+    if token.dep_ == "pobj" and token.head.dep_ == "prep" and token.head.head.i != token.head.i:
+        return "prep", token.head.head, token.head.lower_
+    if token.dep_ in ("nummod", "compound"):
+        return token.dep_, token.head, None
+    return None
+
+
+def _one_word(token: Any, head: Any) -> bool:
+    """Whether the two tokens are parts of one written word (nothing but word characters and hyphens between)."""
+    first, last = sorted((token, head), key=lambda t: t.i)
+    between = first.doc.text[first.idx : last.idx + len(last.text)]
+    return not any(ch.isspace() for ch in between)
+
+
+def _elided(own: Any, passage_head: Any) -> bool:
+    """A figure standing for its noun in another sentence ("The second largest holds about 28,000." after
+    "… holds about 45,000 wheels."): the word it qualifies is elided, and the sentence before gives it."""
+    elsewhere = own.doc is not passage_head.doc or own.sent.start != passage_head.sent.start
+    return own.pos_ == "NUM" and own.dep_ not in ("nummod", "quantmod") and elsewhere
+
+
+def _within(token: Any, head: Any) -> bool:
+    """Whether ``token`` belongs to ``head``'s own phrase (reached through modifiers, not a conjunction)."""
+    if token.doc is not head.doc:
+        return False
+    while token.i != head.i:
+        if token.dep_ not in _PHRASE or token.head.i == token.i:
+            return False
+        token = token.head
+    return True
+
+
+def _qualifiers(head: Any, label: str, preposition: str | None) -> list[Any]:
+    """The words that qualify ``head`` the way ``label`` says: its numbers, its compounds (with their
+    own modifiers: "regular-season"), or its ``preposition``'s objects."""
+    if label == "prep":
+        return [g for c in head.children if c.dep_ == "prep" and c.lower_ == preposition
+                for g in c.children if g.dep_ == "pobj"]
+    return [t for c in head.children if c.dep_ == label for t in c.subtree]
