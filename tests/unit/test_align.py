@@ -139,3 +139,16 @@ def test_a_name_or_figure_must_qualify_the_same_word_in_the_passage(claim, page,
 def test_a_figure_whose_noun_the_passage_elides_after_an_earlier_sentence_still_qualifies_it():
     page = "The largest depot holds about 900 trucks. The second largest, at Kelby, holds about 300."
     assert align("The second-largest depot, at Kelby, holds about 300 trucks.", page, subject_context=page).complete
+
+
+@pytest.mark.parametrize(("claim", "page"), [
+    ("The canal is about 60 miles long.", "The canal has a length of 97 km."),
+    ("The drill weighs 1.6 kg.", "The drill has a weight of 1.6 kg."),
+    ("The wreck lies 24 miles off the Scottish coast.", "The wreck lies 24 miles off the coast of Scotland."),
+])
+def test_a_word_in_another_part_of_speech_and_an_irregular_demonym_are_the_same_word(claim, page):
+    assert align(claim, page, subject_context=page).complete
+
+
+def test_a_derivation_is_not_another_measure():
+    assert not align("The canal is about 60 miles long.", "The canal is 97 km wide.").complete

@@ -51,7 +51,7 @@ from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, simi
 from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
 
-__all__ = ["SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align", "readable"]
+__all__ = ["DERIVED", "SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align", "readable"]
 
 #: Words the alignment may skip: they carry no content of their own. Not the lexical stop
 #: words, which hold quantifiers, order and comparison words that change what a claim says.
@@ -79,8 +79,15 @@ SYNONYMS: tuple[frozenset[str], ...] = tuple(frozenset(stem(w) for w in group.sp
     "former previous", "enough sufficient", "main principal chief primary", "near close", "try attempt",
     "total overall", "nation country", "roughly approximately about around", "since after",
 ))
+#: The same word in another part of speech where no suffix rule finds it: "60 miles long" / "a length of
+#: 97 km", "weighs 1.6 kg" / "a weight of 1.6 kg". True both ways, like the synonyms.
+DERIVED: tuple[frozenset[str], ...] = tuple(frozenset(stem(w) for w in group.split()) for group in (
+    "long length", "wide width", "high height", "deep depth", "weigh weight", "strong strength", "grow growth",
+    "die death", "sell sale", "lose loss", "fly flight", "choose choice", "succeed success", "absent absence",
+    "decide decision", "able ability", "hot heat", "warm warmth", "young youth", "broad breadth",
+))
 _SYNONYM_OF: dict[str, frozenset[str]] = {}
-for _group in SYNONYMS:
+for _group in SYNONYMS + DERIVED:
     for _word in _group:
         _SYNONYM_OF[_word] = _SYNONYM_OF.get(_word, frozenset()) | _group
 _DERIVATIONS = ("y", "ion", "ions", "ation", "ment", "er", "ers", "or", "ors", "al", "ity", "ness", "ive", "ic", "ist")

@@ -265,6 +265,16 @@ def _acronyms(text: str) -> set[str]:
     return found
 
 
+#: Demonyms whose country no ending rule gives ("Scottish" / "Scotland"), each way.
+_COUNTRY_OF = {
+    "scottish": "scotland", "british": "britain", "irish": "ireland", "danish": "denmark", "spanish": "spain",
+    "polish": "poland", "swedish": "sweden", "finnish": "finland", "turkish": "turkey", "english": "england",
+    "welsh": "wales", "french": "france", "dutch": "netherlands", "swiss": "switzerland", "greek": "greece",
+    "thai": "thailand", "norwegian": "norway", "icelandic": "iceland", "portuguese": "portugal",
+}
+_DEMONYM_OF = {stem(country): demonym for demonym, country in _COUNTRY_OF.items()}
+
+
 @functools.lru_cache(maxsize=65536)
 def _name_forms(word: str) -> frozenset[str]:
     """The spellings a name word is matched by: stemmed ("Presidents'" finds "President's",
@@ -274,7 +284,11 @@ def _name_forms(word: str) -> frozenset[str]:
     the source use."""
     if word in MONTH_ABBREVIATIONS:
         return frozenset({word, stem(MONTH_ABBREVIATIONS[word])})
+    if word in _COUNTRY_OF:
+        return frozenset({stem(word), stem(_COUNTRY_OF[word])})
     form = stem(word)
+    if form in _DEMONYM_OF:
+        return frozenset({form, stem(_DEMONYM_OF[form])})
     if len(form) >= 5 and form.endswith("an"):  # African, American, Korean, Indian, Russian
         return frozenset({form, form[:-1]})
     if len(form) >= 7 and form.endswith("ese"):  # Chinese, Japanese, Vietnamese
