@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
 __all__ = ["Combiner", "FEATURES_LEXICAL", "FEATURES_MODEL", "fit", "load_default"]
 
@@ -85,6 +84,8 @@ def fit(
     *, l2: float = 1.0, iterations: int = 500, sample_weights: Sequence[float] | None = None,
 ) -> tuple[tuple[float, ...], float]:
     """L2-regularised (weighted) logistic regression by Newton's method; returns (weights, bias)."""
+    import numpy as np  # only fitting needs it: the native host's hello reads packs without loading numpy
+
     x = np.array([[float(r.get(f, 0.0)) for f in features] for r in rows], dtype=np.float64)
     y = np.array(labels, dtype=np.float64)
     s = np.ones(len(y)) if sample_weights is None else np.asarray(sample_weights, dtype=np.float64)
