@@ -1,6 +1,6 @@
 """Paraphrase matches: a claim word said in other words, read from token states, never for
 closed-class words, names or listed opposites. The states here are small fakes that say which
-words are close; tests/integration/test_paraphrase.py reads the shipped model's own."""
+words are close; tests/integration/test_paraphrase_shipped_model.py reads the shipped model's own."""
 
 from __future__ import annotations
 
