@@ -24,9 +24,8 @@ from pathlib import Path
 
 from citemark import __version__
 from citemark.asks import MAX_TOP_K, Asks
-from citemark.doors import DEFAULT_THRESHOLD
 from citemark.errors import AnswerTooLargeError, CitemarkError, InputError
-from citemark.settings import POLICIES, Settings
+from citemark.settings import DEFAULT_THRESHOLD, POLICIES, Settings
 
 __all__ = ["main"]
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from citemark.collect import OnVerdict, collect, one_claim
 from citemark.errors import AnswerTooLargeError, InputError
-from citemark.settings import Settings
+from citemark.settings import DEFAULT_THRESHOLD, Settings
 from citemark.types import Label, Report
 
 if TYPE_CHECKING:
@@ -109,9 +109,6 @@ def cache_dir(value: Path | None, *, no_cache: bool = False) -> Path | None:
     return folder
 
 
-#: ``verify`` passes only when at least this share of citations is supported (citesure's gate); ``batch``
-#: counts an answer as passed by the same gate, so the two never disagree.
-DEFAULT_THRESHOLD = 0.8
 _NOT_READ = frozenset({Label.UNREACHABLE.value, Label.PAYWALLED.value, Label.UNVERIFIABLE.value})
 
 

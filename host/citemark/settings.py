@@ -23,7 +23,7 @@ import platformdirs
 
 from citemark import __version__
 
-__all__ = ["POLICIES", "Settings", "config_path"]
+__all__ = ["DEFAULT_THRESHOLD", "POLICIES", "Settings", "config_path"]
 
 APP = "citemark"
 #: The verdict policies (scoring/verdict.py): strict, the default, says "supported" only for a claim aligned with its passage.
@@ -32,6 +32,12 @@ POLICIES = ("strict", "balanced")
 
 def config_path() -> Path:
     return Path(os.environ.get("CITEMARK_CONFIG") or Path(platformdirs.user_config_dir(APP)) / "config.toml")
+
+
+#: ``verify`` passes only when at least this share of citations is supported (citesure's gate); ``batch``
+#: counts an answer as passed by the same gate, so the two never disagree. Here, not in ``doors``, so the
+#: CLI's argument parser (and the native host's ``hello``) need not import the verification pipeline.
+DEFAULT_THRESHOLD = 0.8
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -19,7 +19,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-
 __all__ = ["Combiner", "FEATURES_LEXICAL", "FEATURES_MODEL", "fit", "load_default"]
 
 FEATURES_LEXICAL = (
