@@ -28,7 +28,7 @@ from citemark.scoring.quantities import parse_quantities, restate, stated_in
 from citemark.scoring.quotes import falsified_quote, quoted_spans, snap_quote
 from citemark.scoring.retrieve import EvidenceIndex, Hit
 from citemark.scoring.thresholds import CONFLICT_CONTRADICTION, CONFLICT_COVERAGE
-from citemark.scoring.verdict import Decision, decide, decide_failure
+from citemark.scoring.verdict import BINDING_REASONS, Decision, decide, decide_failure
 from citemark.sources.extract import MIN_TEXT_CHARS
 from citemark.sources.resolve import text_fragment_link
 from citemark.types import Citation, Claim, Difference, Document, Evidence, Label, Scores, Verdict
@@ -103,6 +103,8 @@ async def judge(claim: str, document: Document, index: EvidenceIndex, scorer: Ba
         shown, shown_nli = evidence.contradiction_hit, evidence.contradiction
         alignment = await asyncio.to_thread(aligned, claim, index, shown, paraphraser) or alignment
     differences = located(alignment, index, shown) if alignment is not None and decision.label in _LOCATED else ()
+    if not differences and decision.reason in BINDING_REASONS:
+        differences = found_differences(decision.missing, claim, shown.text)
     scores = Scores(
         support=support,
         entailment=shown_nli.entailment if shown_nli else None,
@@ -161,6 +163,30 @@ def aligned(claim: str, index: EvidenceIndex, hit: Hit, paraphraser: Paraphraser
         return None
     return align(claim, index.text[start:end], subject_context=nearby(index, hit)[:SUBJECT_CONTEXT_CHARS],
                  paraphraser=paraphraser)
+
+
+#: A binding finding's shape: the claim's words, then "≠ the source's word", or "(what the source says)".
+_FINDING = re.compile(r"^(?P<claim>.+?)(?:\s+≠\s+(?P<passage>.+)|\s+\(.*|\s+/\s+.*)?$")
+
+
+def found_differences(findings: tuple[str, ...], claim: str, quote: str) -> tuple[Difference, ...]:
+    """Differences from a binding check's findings ("rose ≠ fell", "9 seismometers (the source gives 24 …)"),
+    for a verdict whose alignment is complete and so locates nothing: the claim's words each finding names,
+    and the source's word where the finding gives one, each with its offsets where it is found."""
+    result = []
+    for finding in findings:
+        match = _FINDING.match(finding)
+        if match is None:
+            continue
+        said, other = match.group("claim").strip(), (match.group("passage") or "").strip() or None
+        at = claim.find(said)
+        there = quote.find(other) if other else -1
+        if at < 0 and there < 0:
+            continue
+        result.append(Difference(said if at >= 0 else None, at if at >= 0 else None, at + len(said) if at >= 0 else None,
+                                 other if there >= 0 else None, there if there >= 0 else None,
+                                 there + len(other) if other and there >= 0 else None))
+    return tuple(result)
 
 
 def located(alignment: Alignment, index: EvidenceIndex, hit: Hit) -> tuple[Difference, ...]:
