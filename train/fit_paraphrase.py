@@ -35,8 +35,7 @@ from citemark.models.runtime import PackScorer
 from citemark.scoring import thresholds
 from citemark.scoring.align import PARAPHRASE_GAP, align
 from citemark.scoring.thresholds import STRICT_CONTRADICTION
-from train.build_data import DATA, WINDOW_CHARS, held_out
-from train.fit_strict import SETS
+from train.fit_strict import held_out_rows
 from train.token_states import expose
 
 PACK = Path(__file__).resolve().parents[1] / "host" / "citemark" / "models" / "packs" / "citemark-grounding-minilm"
@@ -48,21 +47,15 @@ GRID = tuple(round(0.30 + 0.02 * i, 2) for i in range(34))
 def gap_rows(seed: int) -> tuple[list[dict], list[dict]]:
     """(rows the alignment completes by lemma, rows it leaves short by 1–3 common words), held-out only."""
     complete, short = [], []
-    for name in SETS:
-        path = Path(DATA) / f"{name}.jsonl"
-        if not path.exists():
+    for row in held_out_rows():
+        if row.get("label") not in ("entailment", "neutral", "contradiction"):
             continue
-        for line in path.read_text(encoding="utf-8").splitlines():
-            row = json.loads(line)
-            if row.get("label") not in ("entailment", "neutral", "contradiction") or len(row["premise"]) > WINDOW_CHARS \
-                    or not held_out(row):
-                continue
-            found = align(row["hypothesis"], row["premise"], subject_context=row["premise"])
-            if found.complete:
-                complete.append(row)
-            elif 0 < len(found.unmatched) <= PARAPHRASE_GAP and not found.unmatched_modifiers and \
-                    all(u.kind == "word" for u in found.unmatched):
-                short.append(row)
+        found = align(row["hypothesis"], row["premise"], subject_context=row["premise"])
+        if found.complete:
+            complete.append(row)
+        elif 0 < len(found.unmatched) <= PARAPHRASE_GAP and not found.unmatched_modifiers and \
+                all(u.kind == "word" for u in found.unmatched):
+            short.append(row)
     random.Random(seed).shuffle(short)
     return complete, short
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 from citemark.engine import Engine
@@ -32,18 +33,24 @@ SETS = tuple(name for name in ("mnli_dev", "snli_dev_test", "scitail_test", "cad
                                "taxinli_mnli", "dnc_recast") if name in PERMISSIVE)
 
 
-def rows(count: int, seed: int) -> list[dict]:
-    """A seeded draw of held-out entailment and contradiction rows, half of each."""
-    found: dict[str, list[dict]] = {"entailment": [], "contradiction": []}
+def held_out_rows() -> Iterator[dict]:
+    """The held-out rows of ``SETS`` (never in any training stage) whose premise fits one window."""
     for name in SETS:
         path = Path(DATA) / f"{name}.jsonl"
         if not path.exists():
             continue
         for line in path.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
-            if row.get("label") in found and len(row["premise"]) <= WINDOW_CHARS and held_out(row) and \
-                    align(row["hypothesis"], row["premise"], subject_context=row["premise"]).complete:
-                found[row["label"]].append(row)
+            if len(row["premise"]) <= WINDOW_CHARS and held_out(row):
+                yield row
+
+
+def rows(count: int, seed: int) -> list[dict]:
+    """A seeded draw of held-out entailment and contradiction rows, half of each."""
+    found: dict[str, list[dict]] = {"entailment": [], "contradiction": []}
+    for row in held_out_rows():
+        if row.get("label") in found and align(row["hypothesis"], row["premise"], subject_context=row["premise"]).complete:
+            found[row["label"]].append(row)
     rng = random.Random(seed)
     return [row for label in found for row in rng.sample(found[label], min(count // 2, len(found[label])))]
 
