@@ -265,10 +265,10 @@ def _paraphrased(claim: str, passage: str, unmatched: list[Unit], passage_units:
             and (span := next((s for s in anchored if s[0] <= u.start < s[1]), None)) is not None]
     if not wanted or not free:
         return [], unmatched
-    states: dict[tuple[int, int], TokenStates | None] = {}
+    # one reading of the claim with each candidate sentence
+    states: dict[tuple[int, int], TokenStates | None] = {
+        (start, end): paraphraser(claim, passage[start:end]) for start, end in dict.fromkeys(span for _, span in free)}
     scored = []
-    for (start, end) in dict.fromkeys(span for _, span in free):
-        states[(start, end)] = paraphraser(claim, passage[start:end])
     for i, unit in enumerate(wanted):
         for j, (start, end) in free:
             read = states[(start, end)]

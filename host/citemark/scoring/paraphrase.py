@@ -29,7 +29,20 @@ __all__ = ["EXACT_ONLY", "Paraphraser", "TokenStates", "eligible", "similar_enou
 
 #: Words matched only by identity or a listed synonym: a change in one of them is what a
 #: false claim changes ("all" / "most", "first" / "second", "before" / "after", "may" / "will").
-EXACT_ONLY = frozenset(["all", "every", "each", "any", "some", "most", "many", "much", "few", "fewer", "several", "both", "either", "neither", "none", "only", "just", "alone", "sole", "more", "less", "least", "fewer", "most", "than", "as", "same", "different", "other", "another", "else", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last", "final", "next", "previous", "former", "latter", "penultimate", "before", "after", "earlier", "later", "since", "until", "till", "during", "while", "once", "already", "still", "yet", "again", "ever", "never", "always", "often", "sometimes", "usually", "rarely", "seldom", "frequently", "occasionally", "soon", "recently", "above", "below", "over", "under", "up", "down", "in", "out", "on", "off", "into", "onto", "within", "without", "inside", "outside", "between", "among", "against", "may", "might", "must", "can", "could", "would", "should", "shall", "will", "likely", "unlikely", "possibly", "probably", "perhaps", "certainly", "planned", "plan", "plans", "proposed", "expected", "intended", "claimed", "alleged", "reportedly", "allegedly", "partly", "partially", "entirely", "fully", "almost", "nearly", "largely", "mostly", "mainly", "barely", "hardly", "exactly", "about", "approximately", "not", "no", "nor"])
+EXACT_ONLY = frozenset([
+    "all", "every", "each", "any", "some", "most", "many", "much", "few", "fewer", "several", "both", "either",
+    "neither", "none", "only", "just", "alone", "sole", "more", "less", "least", "than", "as", "same", "different",
+    "other", "another", "else", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    "ninth", "tenth", "last", "final", "next", "previous", "former", "latter", "penultimate", "before", "after",
+    "earlier", "later", "since", "until", "till", "during", "while", "once", "already", "still", "yet", "again",
+    "ever", "never", "always", "often", "sometimes", "usually", "rarely", "seldom", "frequently", "occasionally",
+    "soon", "recently", "above", "below", "over", "under", "up", "down", "in", "out", "on", "off", "into", "onto",
+    "within", "without", "inside", "outside", "between", "among", "against", "may", "might", "must", "can",
+    "could", "would", "should", "shall", "will", "likely", "unlikely", "possibly", "probably", "perhaps",
+    "certainly", "planned", "plan", "plans", "proposed", "expected", "intended", "claimed", "alleged",
+    "reportedly", "allegedly", "partly", "partially", "entirely", "fully", "almost", "nearly", "largely", "mostly",
+    "mainly", "barely", "hardly", "exactly", "about", "approximately", "not", "no", "nor",
+])
 
 #: The parser's content parts of speech: only these may be matched by their state.
 CONTENT = frozenset(["NOUN", "VERB", "ADJ", "ADV"])
