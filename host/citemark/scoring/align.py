@@ -45,6 +45,7 @@ from typing import Any
 
 from citemark.scoring import parse
 from citemark.scoring.attachment import misattached
+from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
@@ -206,7 +207,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     claim_units = _units(claim, claim_quantities)
     passage_units = _units(passage, passage_quantities)
     pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
-    unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
+    unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
     claim_doc = passage_doc = None
     gap = PARSE_GAP if paraphraser is None else max(PARSE_GAP, PARAPHRASE_GAP)
     if len(unmatched) <= gap and parse.installed() and parse.load() is not None:
@@ -214,7 +215,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         claim_units = _units(claim, claim_quantities, claim_doc)
         passage_units = _units(passage, passage_quantities, passage_doc)
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
-        unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context)
+        unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
     paraphrased: list[tuple[Unit, Unit]] = []
     if paraphraser is not None and 0 < len(unmatched) <= PARAPHRASE_GAP and all(u.kind == "word" for u in unmatched):
         paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser,
@@ -223,7 +224,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     modifiers = _unmatched_modifiers(passage, passage_units, used)
     misbound: list[tuple[Unit, Unit | None]] = []
     if claim_doc is not None and passage_doc is not None and not unmatched:
-        misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures)
+        misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures,
+                             subject_context)
         misbound += [(unit, rival) for unit, rival in misattached(
             claim_doc, passage_doc, pairs, passage_units, lambda c, p: _matches(c, p, claim_figures, passage_figures))
             if all(unit is not m for m, _ in misbound)]
@@ -405,12 +407,14 @@ class _Parsed:
 
 
 def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit]], passage: list[Unit],
-              claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> list[tuple[Unit, Unit | None]]:
+              claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity],
+              context: str = "") -> list[tuple[Unit, Unit | None]]:
     """Matched claim words the passage does not give the claim's role: the claim's doer and object of a
     verb must hold their roles together in one occurrence of the verb in the passage ("A beat C. D beat
     B." does not state "A beat B"). A name must be confirmed so, by its own name or by a pronoun whose
-    nearest name before it is that name; a common word raises nothing where the passage's structure for
-    that verb is not read (no filler)."""
+    nearest name before it is that name, or by a description the page ties to that name alone (``context``:
+    "the band" for The Amberlights); a common word raises nothing where the passage's structure for that
+    verb is not read (no filler)."""
     units_at = {u.start: u for u in passage}
     names = [u for u in passage if u.kind == "name"]
     found: dict[int, tuple[Unit, Unit | None]] = {}
@@ -440,7 +444,7 @@ def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, 
         for occurrence in occurrences or [None]:
             failed = [(claim_unit, rival) for claim_unit, filler, role in roles
                       if (rival := _unconfirmed(claim_unit, filler, occurrence, role, role in read, passage_doc,
-                                                units_at, names, claim_figures, passage_figures)) is not False]
+                                                units_at, names, claim_figures, passage_figures, context)) is not False]
             if best is None or len(failed) < len(best):
                 best = failed
         for claim_unit, rival in best or []:
@@ -459,7 +463,7 @@ def _claim_unit(token: Any, pairs: list[tuple[Unit, Unit]]) -> Unit | None:
 
 def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, read: bool, passage_doc: _Parsed,
                  units_at: dict[int, Unit], names: list[Unit], claim_figures: dict[int, Quantity],
-                 passage_figures: dict[int, Quantity]) -> Unit | None | bool:
+                 passage_figures: dict[int, Quantity], context: str = "") -> Unit | None | bool:
     """False when ``occurrence`` (a passage token of the claim's verb; None: the verb is not there) gives
     ``claim_unit`` its ``role``, or the role is read in no occurrence (``read``); else the passage name in
     the role (or None)."""
@@ -472,16 +476,31 @@ def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, read
     if any(_matches(claim_unit, u, claim_figures, passage_figures) for u in filling):
         return False  # a name's role must be confirmed in the passage, not merely not contradicted
     pronouns = [token for token in heads if token.lower_ in _PERSONAL]  # not "Who makes it": a question names nobody
-    if pronouns and named:
-        # "It was completed in 1889": a pronoun stands for the last subject named before it (its
-        # sentence's subject phrase: "The new enzyme, SLW-7, was …"), or for the page's subject
+    if pronouns and (named or filler.pos_ == "NOUN"):
+        # "It was completed in 1889": a pronoun stands for the last subject before it (its sentence's
+        # subject phrase: "The new enzyme, SLW-7, was …"; for a name, the last one named so), or for
+        # the page's subject
         at = passage_doc.start(pronouns[0])
-        subjects = [(passage_doc.start(subject), u) for u in names if u.start < at
+        subjects = [(passage_doc.start(subject), u) for u in (names if named else units_at.values()) if u.start < at
                     and (subject := _subject_of(passage_doc.token_at(u.start))) is not None]
         last = [u for subject, u in subjects if subject == subjects[-1][0]] if subjects else []
-        if not last or any(_matches(claim_unit, u, claim_figures, passage_figures) for u in last):
+        if named:
+            if not last or any(_matches(claim_unit, u, claim_figures, passage_figures) for u in last):
+                return False
+            return last[0]
+        # "It will not carry a railway" after "The crossing will carry …": the claim's noun is the last
+        # subject, which names no one the claim's phrase does not, and the claim's names are not found
+        # outside it ("The enzyme, SLW-7, …" does not stand for "the KR-2 enzyme" named later)
+        claim_names = {form for t in filler.subtree if t.pos_ == "PROPN" for w in _TOKEN.findall(t.lower_)
+                       for form in name_forms(w)}
+        stranger = any(u.kind == "name" and not name_forms(u.key) & claim_names for u in last)
+        named_apart = any(name_forms(u.key) & claim_names and u not in last for u in names)
+        if any(_matches(claim_unit, u, claim_figures, passage_figures) for u in last) and not stranger and not named_apart:
             return False
-        return last[0]
+    if named and not any(u.kind == "name" for u in filling) and any(
+            any(c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children)
+            and stands_for(claim_unit.text, head.text, context) for head in heads):
+        return False  # "The band rarely uses keyboards", on a page that calls The Amberlights "a folk-rock band"
     if not filling:
         return None if named or read else False
     return next((u for u in filling if u.kind == "name"), None)
@@ -510,11 +529,13 @@ def _distance(j: int, used: dict[int, Unit], units: list[Unit]) -> int:
 
 
 def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, Unit]], passage: list[Unit],
-                     used: dict[int, Unit], context: str) -> list[Unit]:
+                     used: dict[int, Unit], context: str, passage_text: str) -> list[Unit]:
     """Claim names accounted for outside the passage: pages name their subject once, then say "she"
     or "the company". A name word counts when the page names it around the passage and either it
     belongs to the claim's subject, or to a name another of whose words the passage matched
-    ("Rhiannon Kesteven" for "Kesteven expects"), or the passage names nobody else in its place."""
+    ("Rhiannon Kesteven" for "Kesteven expects"), or the passage names nobody else in its place; or
+    when the passage says it by a description the page ties to that name alone ("the band":
+    ``descriptions.py``)."""
     if not context or not any(unit.kind == "name" for unit in unmatched):
         return unmatched
     known = {form for w in _TOKEN.findall(context) for form in name_forms(w.lower())}
@@ -528,8 +549,19 @@ def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, 
         if unit.kind == "name" and span is not None and name_forms(unit.key) & known and (
                 span == subject or nobody_else or any(span[0] <= at < span[1] for at in matched_starts)):
             continue
+        description = next((j for j, u in enumerate(passage) if j not in used and u.kind == "word"
+                            and _definite(passage_text, u.start) and stands_for(unit.text, u.text, context)), None)
+        if unit.kind == "name" and description is not None and name_forms(unit.key) & known:
+            used[description] = unit  # "in the town" for "in Caddenham": one description stands for one name
+            continue
         kept.append(unit)
     return kept
+
+
+def _definite(text: str, start: int) -> bool:
+    """Whether the word at ``start`` of ``text`` follows a definite determiner ("*the* band")."""
+    before = text[max(0, start - 7) : start].split()
+    return bool(before) and before[-1].lower() in DEFINITE
 
 
 def _name_spans(text: str) -> list[tuple[int, int]]:

@@ -31,9 +31,9 @@ __all__ = ["GuardResult", "check", "entities", "name_forms", "name_spans"]
 _ENTITY = re.compile(r"\b(?:[A-Z][\w'’&.-]*[A-Za-z0-9]|[A-Z])(?:\s+(?:of|de|la|von|van|the|&)?\s*[A-Z][\w'’&.-]*)*")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|cannot|lacks?|lacked|failed|fails|"
-    r"unable|refused|denied|denies)\b|n't\b", re.IGNORECASE)
+    r"unable|refused|denied|denies)\b|n['’]t\b", re.IGNORECASE)
 #: Phrases with a negation word that deny nothing: "not only … but", "doesn't just", "if not treated".
-_NOT_DENIALS = re.compile(r"(?:\bnot|n't)\s+(?:only|just|merely|simply)\b|\bif not\b|\bwhether or not\b", re.IGNORECASE)
+_NOT_DENIALS = re.compile(r"(?:\bnot|n['’]t)\s+(?:only|just|merely|simply)\b|\bif not\b|\bwhether or not\b", re.IGNORECASE)
 
 
 #: Evidence that states a claim's "not" in other words: "a 20 cm telescope rather than a professional one".

@@ -65,8 +65,10 @@ _SENTENCE_END = re.compile(r"[.!?]+[\"'”’)\]]*\s+(?=[\"'“‘(\[]*[A-Z0-9])
 
 @functools.lru_cache(maxsize=65536)
 def _folded(raw: str) -> str:
-    """A word in lower case without its accents ("Zürich" → "zurich")."""
-    return "".join(ch for ch in unicodedata.normalize("NFKD", raw.lower()) if not unicodedata.combining(ch))
+    """A word in lower case without its accents, its apostrophe straight ("Zürich" → "zurich", "don’t" →
+    "don't": a page's typographic apostrophe must not hide its negation)."""
+    return "".join(ch for ch in unicodedata.normalize("NFKD", raw.lower().replace("’", "'"))
+                   if not unicodedata.combining(ch))
 
 
 def tokenize(text: str) -> list[Token]:
