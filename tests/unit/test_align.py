@@ -152,3 +152,49 @@ def test_a_word_in_another_part_of_speech_and_an_irregular_demonym_are_the_same_
 
 def test_a_derivation_is_not_another_measure():
     assert not align("The canal is about 60 miles long.", "The canal is 97 km wide.").complete
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "page", "named"), [
+    ("The Harrow Line runs from Marston to Kelby.", "The Harrow Line runs from Kelby to Marston. It opened in 1884.",
+     "Marston (it says: Kelby)"),
+    ("In 2019 the Dunmore family moved from Presham to Calder.",
+     "In 2019 the Dunmore family moved from Calder to Presham, where they opened a bakery.", "Presham (it says: Calder)"),
+    ("Tansey is older than Brackwell.", "Brackwell is older than Tansey: it received its charter in 1205.",
+     "Brackwell (it says: Tansey)"),
+])
+def test_a_preposition_keeps_its_own_object(claim, page, named):
+    assert named in explained(claim, page)
+
+
+@needs_parser
+def test_the_same_preposition_twice_in_the_claim_is_no_reversal():
+    page = "The Harrow Line runs from Kelby to Marston. The museum opened in 1902 in the old town hall."
+    assert align("The Harrow Line runs from Kelby to Marston.", page).complete
+    assert align("The museum opened in 1902 in the old town hall.", page).complete
+
+
+BAND = ("The Amberlights are a folk-rock band from the port city of Carrowmore. Most Amberlights songs are based on "
+        "traditional tunes, but Niamh Roarty writes new lyrics. The band rarely uses keyboards.")
+
+
+@needs_parser
+def test_a_description_the_page_ties_to_one_name_stands_for_it():
+    claim = "The Amberlights rarely use keyboards."
+    assert align(claim, BAND, subject_context=BAND).complete
+    # a page that calls two names "a band" does not say which one "the band" is
+    two = BAND.replace("Most Amberlights", "The Tidewrights are a folk band too. Most Amberlights")
+    assert not align(claim, two, subject_context=two).complete
+
+
+@needs_parser
+def test_a_pronoun_stands_for_the_claims_noun_when_it_is_the_last_subject_and_no_other_name_intrudes():
+    crossing = "The crossing will carry four traffic lanes. It will not carry a railway."
+    assert align("The crossing will not carry a railway.", crossing).complete
+    enzymes = ("The enzyme, called SLW-7, comes from a bacterium. In tests it broke down 90% of the film. "
+               "KR-2, the best known enzyme, broke down 62% of the film.")
+    assert not align("The KR-2 enzyme broke down 90% of the film.", enzymes).complete
+
+
+def test_a_claim_without_function_words_but_with_a_possessive_is_english():
+    assert readable("Dr Vos supervised Dr Amara Lind's doctoral thesis.")

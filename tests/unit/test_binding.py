@@ -298,6 +298,8 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
         ("About 400 volunteers took part in the survey.",  # the negated clause is about someone else
          "The council, which ran the survey, did not take part in the analysis. The survey enrolled 412 volunteers, "
          "who took part by post."),
+        ("Savers who don't want to move their money again may prefer the Easy Saver.",  # a typographic apostrophe
+         "Savers who don’t want to move their money again may prefer the Easy Saver, which pays 4.20%."),
     ],
 )
 def test_a_true_claim_is_left_alone(claim, evidence):

@@ -96,6 +96,7 @@ _DERIVATIONS = ("y", "ion", "ions", "ation", "ment", "er", "ers", "or", "ors", "
 _TOKEN = re.compile(r"[^\W_]+(?:['’](?!s\b)[^\W_]+)*(?:\+\+|#)?|n['’]t\b", re.UNICODE)
 _NUMBER_WORD = re.compile(r"\d")
 #: Scripts the alignment reads: words spelled in Latin letters.
+_POSSESSIVE = re.compile(r"[a-z]['’]s\b")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
 _ENGLISH_FUNCTION_WORDS = frozenset(
     ["the", "a", "an", "of", "in", "on", "at", "to", "is", "are", "was", "were", "be", "been", "and", "or", "but", "by", "for", "with", "from", "has", "have", "had", "that", "this", "it", "its", "he", "she", "they", "his", "her", "their", "not", "no", "never", "will", "would", "can", "could", "did", "does", "do", "as", "than"])
@@ -184,7 +185,8 @@ def readable(claim: str) -> bool:
     if not letters or sum(bool(_LATIN.match(ch)) for ch in letters) < 0.9 * len(letters):
         return False
     words = [w.lower() for w in _TOKEN.findall(claim)]
-    return len(words) < 6 or any(w in _ENGLISH_FUNCTION_WORDS for w in words)
+    # "Dr Vos supervised Dr Amara Lind's doctoral thesis": no function word, but an English possessive
+    return len(words) < 6 or any(w in _ENGLISH_FUNCTION_WORDS for w in words) or bool(_POSSESSIVE.search(claim))
 
 
 def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: Paraphraser | None = None) -> Alignment:

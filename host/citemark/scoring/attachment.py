@@ -11,7 +11,10 @@ preposition's object: "9 seismometers", "Finals MVP", "took … with Driftwood")
 match stands outside that word's phrase in the passage is misattached when the passage word
 is qualified there, in the same way, by something else ("24", "regular-season", "with 1.x").
 A passage word qualified by nothing of that kind raises nothing: "the KR-2 enzyme" is stated
-by "KR-2, an enzyme that …".
+by "KR-2, an enzyme that …". A preposition's object is misattached too when the passage gives it
+the same word under another preposition, or has the two objects the other way round: "runs from
+Marston to Kelby" is not stated by "runs from Kelby to Marston", nor "Tansey is older than
+Brackwell" by "Brackwell is older than Tansey".
 """
 
 from __future__ import annotations
@@ -57,11 +60,21 @@ def misattached(claim: Parsed, passage: Parsed, pairs: Sequence[tuple[Any, Any]]
         head_match = matched_at.get(claim.start(head))
         passage_head = passage.token_at(head_match.start) if head_match is not None else None
         own = passage.token_at(passage_unit.start)
-        if passage_head is None or own is None or _within(own, passage_head) or _elided(own, passage_head):
+        if passage_head is None or own is None or _elided(own, passage_head):
             continue
+        within = _within(own, passage_head)
+        if within and label != "prep":
+            continue
+        # a preposition's other object in the passage counts when the claim has the two the other way
+        # round ("from Marston to Kelby" for "from Kelby to Marston"; "Tansey is older than Brackwell"),
+        # or when the passage puts the claim's own object under another preposition ("to Marston")
+        swapped = label == "prep" and (not within or _other_preposition(own, passage_head, preposition))
+        # what the claim itself puts there ("in 1902 in the old town hall") is no rival
+        own_side = {id(m) for t in _qualifiers(head, label, preposition) if (m := matched_at.get(claim.start(t)))}
         rivals = [u for t in _qualifiers(passage_head, label, preposition)
-                  if (u := units_at.get(passage.start(t))) is not None and id(u) not in used
-                  and not matches(claim_unit, u)]
+                  if (u := units_at.get(passage.start(t))) is not None and not matches(claim_unit, u)
+                  and id(u) not in own_side
+                  and (id(u) not in used and not within or id(u) in used and label == "prep" or swapped)]
         if rivals:
             found.append((claim_unit, rivals[0]))
     return found
@@ -76,6 +89,13 @@ def _relation(token: Any) -> tuple[str, Any, str | None] | None:
     if token.dep_ in ("nummod", "compound"):
         return token.dep_, token.head, None
     return None
+
+
+def _other_preposition(own: Any, passage_head: Any, preposition: str | None) -> bool:
+    """Whether ``own`` is the object of another preposition of the same word ("to Marston" where the
+    claim has "from Marston")."""
+    return (preposition is not None and own.dep_ == "pobj" and own.head.dep_ == "prep"
+            and own.head.head.i == passage_head.i and own.head.lower_ != preposition)
 
 
 def _one_word(token: Any, head: Any) -> bool:
