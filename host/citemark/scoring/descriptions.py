@@ -34,7 +34,7 @@ _AFTER = re.compile(rf"^(?:['’]s?)?(?:\s*,\s*|\s+(?:is|was|are|were|became|rem
 #: After a name that follows "the", the noun it qualifies ("the Havelmouth crossing").
 _QUALIFIED = re.compile(r"^\s+([a-z][\w-]*)\b")
 #: Before a name: "the/a … NOUN [of] NAME" ("the trawler Girl Annis", "the market town of Caddenham").
-_BEFORE = re.compile(r"\b(?:the|an?)\s+((?:[a-z][\w’'-]*\s+){0,3}[a-z][\w’'-]*)\s*,?\s+(?:of\s+)?(?:the\s+)?$")
+_BEFORE = re.compile(r"\b(?:the|an?)\s+((?:(?!(?:the|an?)\s)[a-z][\w’'-]*\s+){0,3}[a-z][\w’'-]*)\s*,?\s+(?:of\s+)?(?:the\s+)?$")
 
 
 def stands_for(name_word: str, noun: str, context: str) -> bool:
