@@ -198,3 +198,10 @@ def test_a_pronoun_stands_for_the_claims_noun_when_it_is_the_last_subject_and_no
 
 def test_a_claim_without_function_words_but_with_a_possessive_is_english():
     assert readable("Dr Vos supervised Dr Amara Lind's doctoral thesis.")
+
+
+def test_a_comparison_keeps_each_side_of_than_even_where_the_parser_misreads_it():
+    page = "Kessler-42 b orbits closer to its star than Kessler-42 c does, taking only 3.1 days to go around it."
+    assert align("Kessler-42 c orbits closer to its star than Kessler-42 b.", page).explanation() == (
+        "c (it says: b); b (it says: c)")
+    assert align("Kessler-42 b orbits closer to its star than Kessler-42 c.", page).complete

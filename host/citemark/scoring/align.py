@@ -23,15 +23,17 @@ What cannot be accounted for is named: ``Alignment.unmatched`` (claim units) and
 ``Alignment.unmatched_modifiers`` (passage words that qualify what the claim states),
 and ``Alignment.differences`` pairs each with what the passage says in its place.
 
-Relations are read with a dependency parser (``parse.py``) when one is installed: each
-verb of the claim that the passage matched must have the same matched words as its
-doer and its object in the passage ("Harbourside beat Millbrook" is not "Millbrook beat
+Relations are read with a dependency parser (``parse.py``) when one is installed
+(``frames.py``): each verb of the claim that the passage matched must have the same
+matched words as its doer and its object in the passage ("Harbourside beat Millbrook" is not "Millbrook beat
 Harbourside"; "Collins walked on the Moon" is not "Armstrong and Aldrin walked on the
 Moon while Collins stayed in orbit"), read through the passive, conjunctions,
 appositions, relative clauses and a subject shared with a following "to" verb; and a
 name or figure must qualify the same word in the passage as in the claim where the passage
 qualifies that word otherwise ("9 seismometers" is not "24 seismometers … and 9 on Tiel":
-``attachment.py``). Without the parser ``Alignment.relations_checked`` is False.
+``attachment.py``); and a comparison's "than" keeps each name on its side ("Tansey is older
+than Brackwell" is not "Brackwell is older than Tansey"). Without the parser
+``Alignment.relations_checked`` is False.
 
 Run ``python -m citemark.scoring.align`` for a small demonstration.
 """
@@ -41,11 +43,11 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from citemark.scoring import parse
 from citemark.scoring.attachment import misattached
 from citemark.scoring.descriptions import DEFINITE, stands_for
+from citemark.scoring.frames import Parsed, compared_the_other_way, misbound
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
@@ -213,7 +215,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     claim_doc = passage_doc = None
     gap = PARSE_GAP if paraphraser is None else max(PARSE_GAP, PARAPHRASE_GAP)
     if len(unmatched) <= gap and parse.installed() and parse.load() is not None:
-        claim_doc, passage_doc = _Parsed(claim, whole=True), _Parsed(passage)
+        claim_doc, passage_doc = Parsed(claim, whole=True), Parsed(passage)
         claim_units = _units(claim, claim_quantities, claim_doc)
         passage_units = _units(passage, passage_quantities, passage_doc)
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
@@ -224,17 +226,19 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                                               claim_doc, passage_doc)
         pairs += paraphrased
     modifiers = _unmatched_modifiers(passage, passage_units, used)
-    misbound: list[tuple[Unit, Unit | None]] = []
+    wrong: list[tuple[Unit, Unit | None]] = []  # matched units the passage puts in another relation
     if claim_doc is not None and passage_doc is not None and not unmatched:
-        misbound = _misbound(claim_doc, passage_doc, pairs, passage_units, claim_figures, passage_figures,
-                             subject_context)
-        misbound += [(unit, rival) for unit, rival in misattached(
-            claim_doc, passage_doc, pairs, passage_units, lambda c, p: _matches(c, p, claim_figures, passage_figures))
-            if all(unit is not m for m, _ in misbound)]
-    unmatched = sorted(unmatched + [unit for unit, _ in misbound], key=lambda u: u.start)
-    differences = _differences([u for u in unmatched if all(u is not m for m, _ in misbound)], modifiers,
+        matches = functools.partial(_matches, claim_figures=claim_figures, passage_figures=passage_figures)
+        wrong = misbound(claim_doc, passage_doc, pairs, passage_units, matches, subject_context)
+        wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, pairs, passage_units, matches)
+                  if all(unit is not m for m, _ in wrong)]
+    if not unmatched:
+        wrong += [(unit, rival) for unit, rival in compared_the_other_way(claim, passage, pairs)
+                  if all(unit is not m for m, _ in wrong)]
+    unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
+    differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,
                                passage_units, used, claim_figures, passage_figures) + tuple(
-        Difference(u, where) for u, where in misbound)
+        Difference(u, where) for u, where in wrong)
     participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
     # relations were read, or the claim is too far from complete for them to matter and a parser is there
     checked = claim_doc is not None or len(unmatched) > PARSE_GAP and parse.installed()
@@ -249,13 +253,13 @@ PARAPHRASE_GAP = 3
 
 
 def _paraphrased(claim: str, passage: str, unmatched: list[Unit], passage_units: list[Unit], used: dict[int, Unit],
-                 paraphraser: Paraphraser, claim_doc: _Parsed | None,
-                 passage_doc: _Parsed | None) -> tuple[list[tuple[Unit, Unit]], list[Unit]]:
+                 paraphraser: Paraphraser, claim_doc: Parsed | None,
+                 passage_doc: Parsed | None) -> tuple[list[tuple[Unit, Unit]], list[Unit]]:
     """Unmatched common words of the claim matched, one to one, to unused common words of the passage
     whose token states say the same (most similar first); a verb particle ("turned *down*", "filled
     *in*") goes with its verb when the verb was matched so. Returns (new pairs, still unmatched);
     ``used`` is updated."""
-    def tagged(doc: _Parsed | None, unit: Unit) -> tuple[str | None, str | None]:
+    def tagged(doc: Parsed | None, unit: Unit) -> tuple[str | None, str | None]:
         token = doc.token_at(unit.start) if doc is not None else None
         return (token.pos_, token.tag_) if token is not None else (None, None)
 
@@ -351,179 +355,6 @@ def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: 
 _ORDER = ("figure", "name", "word", "negation")
 
 
-#: How a dependency label places a word in its verb's frame: its doer, or what it acts on.
-_ROLE = {"nsubj": "doer", "csubj": "doer", "nsubjpass": "object", "dobj": "object", "pobj": "object"}
-_RELATIVE = frozenset(["who", "which", "that", "whom"])
-#: Labels the parser gives a verb's subject when it misreads it (a name before a verb it takes for a noun's modifier).
-_MISREAD_SUBJECT = frozenset(["amod", "compound", "npadvmod", "nmod", "dep"])
-#: Labels that join participants into one role: "Armstrong and Aldrin", "Quinn, the coach".
-_JOINED = frozenset(["conj", "appos"])
-
-
-def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
-    """Token indices of whoever fills ``role`` of ``verb``: its subject (or the agent of a passive)
-    as the doer, its direct object (or a passive's subject) as the object, through relative
-    pronouns and the subject a "to" verb or a second verb shares with the first. Each filler's
-    head with the participants joined to it ("Armstrong and Aldrin", "Quinn, the coach"); with
-    ``whole``, every word of its phrase ("the deposit of £1,800")."""
-    heads = []
-    for child in verb.children:
-        if child.dep_ == "agent":
-            heads += [g for g in child.children if g.dep_ == "pobj" and role == "doer"]
-        elif _ROLE.get(child.dep_) == role and child.dep_ != "pobj":
-            heads.append(verb.head if child.lower_ in _RELATIVE and verb.dep_ == "relcl" else child)
-    has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in verb.children)
-    if not heads and role == "doer" and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb:
-        return _fillers(verb.head, role, whole=whole)
-    if not heads and role == "doer" and not has_subject:
-        # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod)
-        heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT]
-    found: set[int] = set()
-    stack = list(heads)
-    while stack:
-        token = stack.pop()
-        if token.i in found:
-            continue
-        found.add(token.i)
-        stack += list(token.children) if whole else [c for c in token.children if c.dep_ in _JOINED]
-    return found
-
-
-class _Parsed:
-    """A text parsed sentence by sentence (a headline without a full stop must not become the subject
-    of the sentence after it; ``whole``: as one, for a claim), each parse cached; tokens found by
-    their offset in the text."""
-
-    def __init__(self, text: str, *, whole: bool = False) -> None:
-        spans = [(0, len(text))] if whole else [(span.start, span.end) for span in sentences(text)]
-        self.docs = [(start, parse.parse(text[start:end])) for start, end in spans]
-        self._offsets = {id(doc): start for start, doc in self.docs}
-        self._at = {start + token.idx + k: token for start, doc in self.docs for token in doc
-                    for k in range(max(1, len(token.text)))}
-
-    def token_at(self, start: int) -> Any:
-        return self._at.get(start)
-
-    def start(self, token: Any) -> int:
-        return self._offsets[id(token.doc)] + token.idx
-
-
-def _misbound(claim_doc: _Parsed, passage_doc: _Parsed, pairs: list[tuple[Unit, Unit]], passage: list[Unit],
-              claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity],
-              context: str = "") -> list[tuple[Unit, Unit | None]]:
-    """Matched claim words the passage does not give the claim's role: the claim's doer and object of a
-    verb must hold their roles together in one occurrence of the verb in the passage ("A beat C. D beat
-    B." does not state "A beat B"). A name must be confirmed so, by its own name or by a pronoun whose
-    nearest name before it is that name, or by a description the page ties to that name alone (``context``:
-    "the band" for The Amberlights); a common word raises nothing where the passage's structure for that
-    verb is not read (no filler)."""
-    units_at = {u.start: u for u in passage}
-    names = [u for u in passage if u.kind == "name"]
-    found: dict[int, tuple[Unit, Unit | None]] = {}
-    for verb_unit, matched in pairs:
-        verb = claim_doc.token_at(verb_unit.start)
-        if verb is None or verb.pos_ != "VERB":
-            continue
-        matched_token = passage_doc.token_at(matched.start)
-        if matched_token is not None and matched_token.pos_ == "PROPN":
-            # "manufactures" is not stated by the "Manufacturing" of "Hexwood Manufacturing"
-            found[verb_unit.start] = (verb_unit, matched)
-            continue
-        roles = [(claim_unit, filler, role) for role in ("doer", "object") for i in sorted(_fillers(verb, role))
-                 if (claim_unit := _claim_unit(filler := verb.doc[i], pairs)) is not None
-                 and (filler.pos_ in ("PROPN", "NOUN", "NUM") or claim_unit.kind == "name")]
-        if not roles:
-            continue
-        # the verb's occurrences: the passage words it matches, and the one it was paired with (a paraphrase)
-        occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
-                                   if u is matched or _matches(verb_unit, u, claim_figures, passage_figures))
-                       if t is not None]
-        # a role the parser read in some occurrence of the verb is read in every one (a common word is
-        # excused only where the passage's structure for the verb is not read at all)
-        read = {role for role in ("doer", "object") for t in occurrences
-                if any(units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True))}
-        best: list[tuple[Unit, Unit | None]] | None = None
-        for occurrence in occurrences or [None]:
-            failed = [(claim_unit, rival) for claim_unit, filler, role in roles
-                      if (rival := _unconfirmed(claim_unit, filler, occurrence, role, role in read, passage_doc,
-                                                units_at, names, claim_figures, passage_figures, context)) is not False]
-            if best is None or len(failed) < len(best):
-                best = failed
-        for claim_unit, rival in best or []:
-            found.setdefault(claim_unit.start, (claim_unit, rival if isinstance(rival, Unit) else None))
-    return list(found.values())
-
-
-def _claim_unit(token: Any, pairs: list[tuple[Unit, Unit]]) -> Unit | None:
-    """The matched claim unit a role's head word stands in; for a unit word ("%" of "90%"), its figure."""
-    for at in [token.idx, *(child.idx for child in token.children if child.dep_ == "nummod")]:
-        found = next((c for c, _ in pairs if c.start <= at < c.end), None)
-        if found is not None:
-            return found
-    return None
-
-
-def _unconfirmed(claim_unit: Unit, filler: Any, occurrence: Any, role: str, read: bool, passage_doc: _Parsed,
-                 units_at: dict[int, Unit], names: list[Unit], claim_figures: dict[int, Quantity],
-                 passage_figures: dict[int, Quantity], context: str = "") -> Unit | None | bool:
-    """False when ``occurrence`` (a passage token of the claim's verb; None: the verb is not there) gives
-    ``claim_unit`` its ``role``, or the role is read in no occurrence (``read``); else the passage name in
-    the role (or None)."""
-    named = filler.pos_ == "PROPN" or claim_unit.kind == "name"
-    if occurrence is None:
-        return None if named else False
-    heads = [occurrence.doc[i] for i in _fillers(occurrence, role)]
-    filling = [u for i in _fillers(occurrence, role, whole=True)
-               if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
-    if any(_matches(claim_unit, u, claim_figures, passage_figures) for u in filling):
-        return False  # a name's role must be confirmed in the passage, not merely not contradicted
-    pronouns = [token for token in heads if token.lower_ in _PERSONAL]  # not "Who makes it": a question names nobody
-    if pronouns and (named or filler.pos_ == "NOUN"):
-        # "It was completed in 1889": a pronoun stands for the last subject before it (its sentence's
-        # subject phrase: "The new enzyme, SLW-7, was …"; for a name, the last one named so), or for
-        # the page's subject
-        at = passage_doc.start(pronouns[0])
-        subjects = [(passage_doc.start(subject), u) for u in (names if named else units_at.values()) if u.start < at
-                    and (subject := _subject_of(passage_doc.token_at(u.start))) is not None]
-        last = [u for subject, u in subjects if subject == subjects[-1][0]] if subjects else []
-        if named:
-            if not last or any(_matches(claim_unit, u, claim_figures, passage_figures) for u in last):
-                return False
-            return last[0]
-        # "It will not carry a railway" after "The crossing will carry …": the claim's noun is the last
-        # subject, which names no one the claim's phrase does not, and the claim's names are not found
-        # outside it ("The enzyme, SLW-7, …" does not stand for "the KR-2 enzyme" named later)
-        claim_names = {form for t in filler.subtree if t.pos_ == "PROPN" for w in _TOKEN.findall(t.lower_)
-                       for form in name_forms(w)}
-        stranger = any(u.kind == "name" and not name_forms(u.key) & claim_names for u in last)
-        named_apart = any(name_forms(u.key) & claim_names and u not in last for u in names)
-        if any(_matches(claim_unit, u, claim_figures, passage_figures) for u in last) and not stranger and not named_apart:
-            return False
-    if named and not any(u.kind == "name" for u in filling) and any(
-            any(c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children)
-            and stands_for(claim_unit.text, head.text, context) for head in heads):
-        return False  # "The band rarely uses keyboards", on a page that calls The Amberlights "a folk-rock band"
-    if not filling:
-        return None if named or read else False
-    return next((u for u in filling if u.kind == "name"), None)
-
-
-#: Pronouns that stand for a participant named before them.
-_PERSONAL = frozenset(["it", "he", "she", "they", "we", "i", "its", "his", "her", "their", "our"])
-
-
-def _subject_of(token: Any) -> Any:
-    """The subject token whose phrase holds a passage token ("SLW-7" of "The new enzyme, SLW-7, was"), if any."""
-    while token is not None:
-        if token.dep_ in ("nsubj", "nsubjpass"):
-            return token
-        if token.head.i == token.i or token.dep_ not in ("compound", "appos", "amod", "conj", "cc", "poss", "det", "nmod",
-                                                         "punct", "nummod"):
-            return None
-        token = token.head
-    return None
-
-
 def _distance(j: int, used: dict[int, Unit], units: list[Unit]) -> int:
     """How far passage unit ``j`` lies from the words already matched (0 when none is): the claim's
     words are read where most of them are, not in a sentence that shares one of them."""
@@ -570,7 +401,7 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
     return [(at, at + len(name)) for name, _, start in name_spans(text) if (at := text.find(name, start)) >= 0]
 
 
-def _units(text: str, figures: list[Quantity], parsed: _Parsed | None = None) -> list[Unit]:
+def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> list[Unit]:
     """The text's words as units (``figures``: its quantities); ``parsed`` gives each word's lemma."""
     hedged = [(hedge_start(text, q.start), q.start) for q in figures]  # "about 40": the figure's own hedge
     names = _name_spans(text)

@@ -1,0 +1,235 @@
+"""Who fills each role of the claim's verbs in the passage: the relations the alignment checks.
+
+The alignment (``align.py``) matches words one to one; these checks read the parse of both texts
+and ask that the matched words stand in the same relations in the passage as in the claim:
+
+- ``misbound``: the doer and the object of each claim verb hold their roles together in one
+  occurrence of that verb ("A beat C. D beat B." does not state "A beat B"), read through the
+  passive, conjunctions, appositions, relative clauses, pronouns (the last subject before them) and
+  descriptions the page ties to one name ("the band": ``descriptions.py``);
+- ``compared_the_other_way``: names and figures on the same side of a comparison's "than".
+
+Units are the alignment's (``align.Unit``); ``matches`` tells whether a passage unit matches a
+claim unit, so this module needs nothing from the alignment but its words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from citemark.scoring import parse
+from citemark.scoring.descriptions import DEFINITE, stands_for
+from citemark.scoring.guards import name_forms
+from citemark.scoring.segment import sentences
+
+__all__ = ["Parsed", "compared_the_other_way", "misbound"]
+
+#: Whether a passage unit matches a claim unit (by identity, lemma, synonym or value).
+Matches = Callable[[Any, Any], bool]
+#: The words of a written name, as the alignment's name units are ("KR-2" → "kr", "2").
+_NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+
+#: How a dependency label places a word in its verb's frame: its doer, or what it acts on.
+_ROLE = {"nsubj": "doer", "csubj": "doer", "nsubjpass": "object", "dobj": "object", "pobj": "object"}
+_RELATIVE = frozenset(["who", "which", "that", "whom"])
+#: Labels the parser gives a verb's subject when it misreads it (a name before a verb it takes for a noun's modifier).
+_MISREAD_SUBJECT = frozenset(["amod", "compound", "npadvmod", "nmod", "dep"])
+#: Labels that join participants into one role: "Armstrong and Aldrin", "Quinn, the coach".
+_JOINED = frozenset(["conj", "appos"])
+
+
+def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
+    """Token indices of whoever fills ``role`` of ``verb``: its subject (or the agent of a passive)
+    as the doer, its direct object (or a passive's subject) as the object, through relative
+    pronouns and the subject a "to" verb or a second verb shares with the first. Each filler's
+    head with the participants joined to it ("Armstrong and Aldrin", "Quinn, the coach"); with
+    ``whole``, every word of its phrase ("the deposit of £1,800")."""
+    heads = []
+    for child in verb.children:
+        if child.dep_ == "agent":
+            heads += [g for g in child.children if g.dep_ == "pobj" and role == "doer"]
+        elif _ROLE.get(child.dep_) == role and child.dep_ != "pobj":
+            heads.append(verb.head if child.lower_ in _RELATIVE and verb.dep_ == "relcl" else child)
+    has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in verb.children)
+    if not heads and role == "doer" and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb:
+        return _fillers(verb.head, role, whole=whole)
+    if not heads and role == "doer" and not has_subject:
+        # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod)
+        heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT]
+    found: set[int] = set()
+    stack = list(heads)
+    while stack:
+        token = stack.pop()
+        if token.i in found:
+            continue
+        found.add(token.i)
+        stack += list(token.children) if whole else [c for c in token.children if c.dep_ in _JOINED]
+    return found
+
+
+class Parsed:
+    """A text parsed sentence by sentence (a headline without a full stop must not become the subject
+    of the sentence after it; ``whole``: as one, for a claim), each parse cached; tokens found by
+    their offset in the text."""
+
+    def __init__(self, text: str, *, whole: bool = False) -> None:
+        spans = [(0, len(text))] if whole else [(span.start, span.end) for span in sentences(text)]
+        self.docs = [(start, parse.parse(text[start:end])) for start, end in spans]
+        self._offsets = {id(doc): start for start, doc in self.docs}
+        self._at = {start + token.idx + k: token for start, doc in self.docs for token in doc
+                    for k in range(max(1, len(token.text)))}
+
+    def token_at(self, start: int) -> Any:
+        return self._at.get(start)
+
+    def start(self, token: Any) -> int:
+        return self._offsets[id(token.doc)] + token.idx
+
+
+def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]], passage: list[Any],
+             matches: Matches, context: str = "") -> list[tuple[Any, Any | None]]:
+    """Matched claim words the passage does not give the claim's role: the claim's doer and object of a
+    verb must hold their roles together in one occurrence of the verb in the passage ("A beat C. D beat
+    B." does not state "A beat B"). A name must be confirmed so, by its own name or by a pronoun whose
+    nearest name before it is that name, or by a description the page ties to that name alone (``context``:
+    "the band" for The Amberlights); a common word raises nothing where the passage's structure for that
+    verb is not read (no filler)."""
+    units_at = {u.start: u for u in passage}
+    names = [u for u in passage if u.kind == "name"]
+    found: dict[int, tuple[Any, Any | None]] = {}
+    for verb_unit, matched in pairs:
+        verb = claim_doc.token_at(verb_unit.start)
+        if verb is None or verb.pos_ != "VERB":
+            continue
+        matched_token = passage_doc.token_at(matched.start)
+        if matched_token is not None and matched_token.pos_ == "PROPN":
+            # "manufactures" is not stated by the "Manufacturing" of "Hexwood Manufacturing"
+            found[verb_unit.start] = (verb_unit, matched)
+            continue
+        roles = [(claim_unit, filler, role) for role in ("doer", "object") for i in sorted(_fillers(verb, role))
+                 if (claim_unit := _claim_unit(filler := verb.doc[i], pairs)) is not None
+                 and (filler.pos_ in ("PROPN", "NOUN", "NUM") or claim_unit.kind == "name")]
+        if not roles:
+            continue
+        # the verb's occurrences: the passage words it matches, and the one it was paired with (a paraphrase)
+        occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
+                                   if u is matched or matches(verb_unit, u))
+                       if t is not None]
+        # a role the parser read in some occurrence of the verb is read in every one (a common word is
+        # excused only where the passage's structure for the verb is not read at all)
+        read = {role for role in ("doer", "object") for t in occurrences
+                if any(units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True))}
+        best: list[tuple[Any, Any | None]] | None = None
+        for occurrence in occurrences or [None]:
+            failed = [(claim_unit, rival) for claim_unit, filler, role in roles
+                      if (rival := _unconfirmed(claim_unit, filler, occurrence, role, role in read, passage_doc,
+                                                units_at, names, matches, context)) is not False]
+            if best is None or len(failed) < len(best):
+                best = failed
+        for claim_unit, rival in best or []:
+            found.setdefault(claim_unit.start, (claim_unit, rival if rival is not None and not isinstance(rival, bool) else None))
+    return list(found.values())
+
+
+def _claim_unit(token: Any, pairs: list[tuple[Any, Any]]) -> Any | None:
+    """The matched claim unit a role's head word stands in; for a unit word ("%" of "90%"), its figure."""
+    for at in [token.idx, *(child.idx for child in token.children if child.dep_ == "nummod")]:
+        found = next((c for c, _ in pairs if c.start <= at < c.end), None)
+        if found is not None:
+            return found
+    return None
+
+
+def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read: bool, passage_doc: Parsed,
+                 units_at: dict[int, Any], names: list[Any], matches: Matches, context: str = "") -> Any | None | bool:
+    """False when ``occurrence`` (a passage token of the claim's verb; None: the verb is not there) gives
+    ``claim_unit`` its ``role``, or the role is read in no occurrence (``read``); else the passage name in
+    the role (or None)."""
+    named = filler.pos_ == "PROPN" or claim_unit.kind == "name"
+    if occurrence is None:
+        return None if named else False
+    heads = [occurrence.doc[i] for i in _fillers(occurrence, role)]
+    filling = [u for i in _fillers(occurrence, role, whole=True)
+               if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
+    if any(matches(claim_unit, u) for u in filling):
+        return False  # a name's role must be confirmed in the passage, not merely not contradicted
+    pronouns = [token for token in heads if token.lower_ in _PERSONAL]  # not "Who makes it": a question names nobody
+    if pronouns and (named or filler.pos_ == "NOUN"):
+        # "It was completed in 1889": a pronoun stands for the last subject before it (its sentence's
+        # subject phrase: "The new enzyme, SLW-7, was …"; for a name, the last one named so), or for
+        # the page's subject
+        at = passage_doc.start(pronouns[0])
+        subjects = [(passage_doc.start(subject), u) for u in (names if named else units_at.values()) if u.start < at
+                    and (subject := _subject_of(passage_doc.token_at(u.start))) is not None]
+        last = [u for subject, u in subjects if subject == subjects[-1][0]] if subjects else []
+        if named:
+            if not last or any(matches(claim_unit, u) for u in last):
+                return False
+            return last[0]
+        # "It will not carry a railway" after "The crossing will carry …": the claim's noun is the last
+        # subject, which names no one the claim's phrase does not, and the claim's names are not found
+        # outside it ("The enzyme, SLW-7, …" does not stand for "the KR-2 enzyme" named later)
+        claim_names = {form for t in filler.subtree if t.pos_ == "PROPN" for w in _NAME_WORD.findall(t.lower_)
+                       for form in name_forms(w)}
+        stranger = any(u.kind == "name" and not name_forms(u.key) & claim_names for u in last)
+        named_apart = any(name_forms(u.key) & claim_names and u not in last for u in names)
+        if any(matches(claim_unit, u) for u in last) and not stranger and not named_apart:
+            return False
+    if named and not any(u.kind == "name" for u in filling) and any(
+            any(c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children)
+            and stands_for(claim_unit.text, head.text, context) for head in heads):
+        return False  # "The band rarely uses keyboards", on a page that calls The Amberlights "a folk-rock band"
+    if not filling:
+        return None if named or read else False
+    return next((u for u in filling if u.kind == "name"), None)
+
+
+def compared_the_other_way(claim: str, passage: str, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any | None]]:
+    """Names and figures on the other side of a comparison's "than" in the passage than in the claim:
+    "Kessler-42 c orbits closer than Kessler-42 b" is not stated by "Kessler-42 b orbits closer than
+    Kessler-42 c". Read by word order, in the claim's sentence and the passage sentence of its "than",
+    so it holds where the parser misreads the comparison."""
+    found: list[tuple[Any, Any | None]] = []
+    for than, passage_than in pairs:
+        if than.text.lower() != "than":
+            continue
+        claim_sentence = _sentence_of(claim, than.start)
+        passage_sentence = _sentence_of(passage, passage_than.start)
+        for unit, matched in pairs:
+            if not _participant(unit) or not (claim_sentence[0] <= unit.start < claim_sentence[1]) or not (
+                    passage_sentence[0] <= matched.start < passage_sentence[1]):
+                continue
+            if (unit.start < than.start) != (matched.start < passage_than.start):
+                # what the passage has on the claim unit's side: "c (it says: b)"
+                rival = next((p for c, p in pairs if _participant(c) and c.kind == unit.kind and c is not unit
+                              and (p.start < passage_than.start) == (unit.start < than.start)
+                              and passage_sentence[0] <= p.start < passage_sentence[1]), None)
+                found.append((unit, rival))
+    return found
+
+
+def _participant(unit: Any) -> bool:
+    """A name, a figure, or a one- or two-letter designator ("Kessler-42 *c*", "Model *S*")."""
+    return unit.kind in ("name", "figure") or unit.kind == "word" and len(unit.text) <= 2 and unit.text.isalnum()
+
+
+def _sentence_of(text: str, at: int) -> tuple[int, int]:
+    return next(((s.start, s.end) for s in sentences(text) if s.start <= at < s.end), (0, len(text)))
+
+
+#: Pronouns that stand for a participant named before them.
+_PERSONAL = frozenset(["it", "he", "she", "they", "we", "i", "its", "his", "her", "their", "our"])
+
+
+def _subject_of(token: Any) -> Any:
+    """The subject token whose phrase holds a passage token ("SLW-7" of "The new enzyme, SLW-7, was"), if any."""
+    while token is not None:
+        if token.dep_ in ("nsubj", "nsubjpass"):
+            return token
+        if token.head.i == token.i or token.dep_ not in ("compound", "appos", "amod", "conj", "cc", "poss", "det", "nmod",
+                                                         "punct", "nummod"):
+            return None
+        token = token.head
+    return None
