@@ -4,7 +4,7 @@ The set is material to develop the guards and binding checks on: read its misses
 rule, run it again. The contrast *suite* (bench/contrast/, other texts) is the test and is
 only ever measured, by ``python -m bench.contrast_suite``.
 
-    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--part text|html|html2|html3] [--show polarity,antonym | --show all]
+    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--part text|html|html2|html3|text2] [--show polarity,antonym | --show all]
 """
 
 from __future__ import annotations
@@ -27,14 +27,15 @@ TRUE_KINDS = {"verbatim", "paraphrase", "numeric_equivalent", "multi_sentence"}
 #: The parts of the set: plain-text passages, and three sets of HTML pages with the boilerplate of real sites
 #: (read by citemark's own extraction, as a fetched citation is).
 PARTS = {"text": ("claims.jsonl", "pages", ".txt"), "html": ("claims-html.jsonl", "html", ".html"),
-         "html2": ("claims-html2.jsonl", "html2", ".html"), "html3": ("claims-html3.jsonl", "html3", ".html")}
+         "html2": ("claims-html2.jsonl", "html2", ".html"), "html3": ("claims-html3.jsonl", "html3", ".html"),
+         "text2": ("claims-text2.jsonl", "pages2", ".txt")}
 
 
 def source_text(part: str, page: str) -> str:
     """The text citemark reads from one page of the set."""
     _, folder, suffix = PARTS[part]
     path = SET / folder / f"{page}{suffix}"
-    if folder == "pages":
+    if suffix == ".txt":
         return path.read_text()
     return extract(path.read_bytes(), url=f"http://127.0.0.1/{page}.html", content_type="text/html; charset=utf-8").text
 

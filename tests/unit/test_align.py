@@ -205,3 +205,37 @@ def test_a_comparison_keeps_each_side_of_than_even_where_the_parser_misreads_it(
     assert align("Kessler-42 c orbits closer to its star than Kessler-42 b.", page).explanation() == (
         "c (it says: b); b (it says: c)")
     assert align("Kessler-42 b orbits closer to its star than Kessler-42 c.", page).complete
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "page", "named"), [
+    # a figure with its measure keeps its preposition: "in 96 seconds" is not "against 96 seconds"
+    ("Version 3 uploaded the folder in 96 seconds.",
+     "Version 3 uploaded the folder in 41 seconds, against 96 seconds for version 2.9.", "96 seconds (it says: 41 seconds)"),
+    # the names of a preposition's phrase: "from Bray" is not "from the Wexford plant to the new factory in Bray"
+    ("Production moved from Bray to Wexford in 2018.",
+     "Production moved from the Wexford plant to the new factory in Bray in 2018.", "Bray (it says: Wexford)"),
+    # "have" binds its doer to what it has, though the alignment skips the word
+    ("Saint-Aubrac has 24 hotels.", "Lisseval has 24 hotels and Saint-Aubrac has 9.", "hotels"),
+    # a measure the verb takes, and the figures of the doer's phrase
+    ("The Arc 7 lasted 36 hours.", "In our test the Arc 5 lasted 36 hours and the Arc 7 lasted 28.", "7 (it says: 5)"),
+    ("Patients on the lower, 150 mg dose saw their LDL fall by 52%.", "Patients who received the higher dose, 300 mg, "
+     "saw their LDL fall by 52%; those on the lower dose, 150 mg, saw a fall of 41%.", "150 mg (it says: 300 mg)"),
+])
+def test_each_figure_and_name_keeps_its_place_in_the_relation(claim, page, named):
+    assert named in explained(claim, page)
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "page"), [
+    ("The eco programme heats the water to 113°F.", "The eco programme uses less electricity because the water is "
+     "heated to a lower temperature: 45°C instead of 60°C."),
+    ("Production moved from Wexford to Bray in 2018.", "Production moved from the Wexford plant to the new factory "
+     "in Bray in 2018."),
+    ("Maren Tolliver's French translator, Claude Ferrand, has translated all nine of her novels.",
+     "Maren Tolliver writes in English. Her French translator, Claude Ferrand, has translated all nine of her novels."),
+    ("Lisseval has 24 hotels.", "Lisseval has 24 hotels and Saint-Aubrac has 9."),
+    ("The Arc 5 lasted 36 hours.", "In our test the Arc 5 lasted 36 hours and the Arc 7 lasted 28."),
+])
+def test_a_claim_that_keeps_every_place_is_complete(claim, page):
+    assert align(claim, page, subject_context=page).complete, align(claim, page, subject_context=page).explanation()

@@ -41,15 +41,19 @@ def misattached(claim: Parsed, passage: Parsed, pairs: Sequence[tuple[Any, Any]]
                 matches: Callable[[Any, Any], bool]) -> list[tuple[Any, Any]]:
     """(claim unit, the passage unit that qualifies its word instead) for each misattached name or figure.
     ``pairs``: the alignment's (claim unit, passage unit); ``matches``: whether a passage unit matches a claim unit."""
-    matched_at = {claim_unit.start: passage_unit for claim_unit, passage_unit in pairs}
-    units_at = {u.start: u for u in passage_units}
+    def matched_at(at: int) -> Any:
+        return next((p for c, p in pairs if c.start <= at < c.end), None)
+
+    def unit_at(at: int) -> Any:  # the passage unit holding a word ("seconds" of "41 seconds")
+        return next((u for u in passage_units if u.start <= at < u.end), None)
+
     used = {id(p) for _, p in pairs}
     found = []
     for claim_unit, passage_unit in pairs:
         if claim_unit.kind not in ("name", "figure"):
             continue
-        token = claim.token_at(claim_unit.start)
-        if token is None or claim.start(token) != claim_unit.start:
+        token = _root(claim, claim_unit)
+        if token is None:
             continue  # the "42" of "Kessler-42": a part of one written name
         relation = _relation(token)
         if relation is None:
@@ -57,27 +61,35 @@ def misattached(claim: Parsed, passage: Parsed, pairs: Sequence[tuple[Any, Any]]
         label, head, preposition = relation
         if _one_word(token, head):
             continue  # "Kessler-42": the parts of one written name
-        head_match = matched_at.get(claim.start(head))
+        head_match = matched_at(claim.start(head))
         passage_head = passage.token_at(head_match.start) if head_match is not None else None
-        own = passage.token_at(passage_unit.start)
+        own = _root(passage, passage_unit)
         if passage_head is None or own is None or _elided(own, passage_head):
             continue
         within = _within(own, passage_head)
-        if within and label != "prep":
+        if label == "prep":
+            rivals = _preposition_rivals(claim_unit, own, passage_head, preposition, within, head, claim, passage,
+                                         matched_at, unit_at, matches)
+        elif within:
             continue
-        # a preposition's other object in the passage counts when the claim has the two the other way
-        # round ("from Marston to Kelby" for "from Kelby to Marston"; "Tansey is older than Brackwell"),
-        # or when the passage puts the claim's own object under another preposition ("to Marston")
-        swapped = label == "prep" and (not within or _other_preposition(own, passage_head, preposition))
-        # what the claim itself puts there ("in 1902 in the old town hall") is no rival
-        own_side = {id(m) for t in _qualifiers(head, label, preposition) if (m := matched_at.get(claim.start(t)))}
-        rivals = [u for t in _qualifiers(passage_head, label, preposition)
-                  if (u := units_at.get(passage.start(t))) is not None and not matches(claim_unit, u)
-                  and id(u) not in own_side
-                  and (id(u) not in used and not within or id(u) in used and label == "prep" or swapped)]
+        else:
+            rivals = [u for t in _qualifiers(passage_head, label, preposition)
+                      if (u := unit_at(passage.start(t))) is not None and not matches(claim_unit, u) and id(u) not in used]
         if rivals:
             found.append((claim_unit, rivals[0]))
     return found
+
+
+def _root(parsed: Parsed, unit: Any) -> Any:
+    """The word of a unit that stands for it in the parse: the one whose head lies outside the unit
+    ("seconds" of "96 seconds", a figure with its measure); None for a unit that starts inside a word."""
+    token = parsed.token_at(unit.start)
+    if token is None or parsed.start(token) != unit.start:
+        return None
+    while token.head.i != token.i and parsed.start(token) <= parsed.start(token.head) < unit.end and (
+            token.head.doc is token.doc):
+        token = token.head
+    return token
 
 
 def _relation(token: Any) -> tuple[str, Any, str | None] | None:
@@ -91,11 +103,35 @@ def _relation(token: Any) -> tuple[str, Any, str | None] | None:
     return None
 
 
-def _other_preposition(own: Any, passage_head: Any, preposition: str | None) -> bool:
-    """Whether ``own`` is the object of another preposition of the same word ("to Marston" where the
-    claim has "from Marston")."""
-    return (preposition is not None and own.dep_ == "pobj" and own.head.dep_ == "prep"
-            and own.head.head.i == passage_head.i and own.head.lower_ != preposition)
+def _preposition_rivals(claim_unit: Any, own: Any, passage_head: Any, preposition: str | None, within: bool, head: Any,
+                        claim: Parsed, passage: Parsed, matched_at: Callable[[int], Any],
+                        unit_at: Callable[[int], Any], matches: Callable[[Any, Any], bool]) -> list[Any]:
+    """What the passage puts under the claim's preposition of the word in place of the claim's object:
+    the names and figures of that preposition's phrase ("from *the Wexford plant*"), when the passage
+    has the claim's object elsewhere ("to the new factory in Bray"), or the same word of that phrase
+    when it has neither. The claim's own other objects of that preposition ("in 1902 in the old town
+    hall") are no rivals."""
+    if within and _nearest_preposition(own, passage_head) in (None, preposition):
+        return []  # under the claim's own preposition, or under none
+    own_side = {id(m) for t in _qualifiers(head, "prep", preposition) if (m := matched_at(claim.start(t)))}
+    found = []
+    for qualifier in _qualifiers(passage_head, "prep", preposition):
+        phrase = [u for t in qualifier.subtree if (u := unit_at(passage.start(t))) is not None]
+        named = [u for u in phrase if u.kind in ("name", "figure")]
+        # a phrase of common words is a rival only where the claim's object sits under another preposition
+        candidates = named if named or not within else [u for u in phrase if u.start == passage.start(qualifier)]
+        found += [u for u in candidates if not matches(claim_unit, u) and id(u) not in own_side and u not in found]
+    return found
+
+
+def _nearest_preposition(token: Any, head: Any) -> str | None:
+    """The nearest preposition over ``token`` on its way up to ``head`` ("in" for "Bray" of "moved to the new
+    factory in Bray"; "to" for "Presham" of "moved from Calder to Presham" read with "to" under "Calder")."""
+    while token.head.i != token.i and token.i != head.i:
+        token = token.head
+        if token.dep_ == "prep":
+            return token.lower_
+    return None
 
 
 def _one_word(token: Any, head: Any) -> bool:
@@ -127,6 +163,8 @@ def _qualifiers(head: Any, label: str, preposition: str | None) -> list[Any]:
     """The words that qualify ``head`` the way ``label`` says: its numbers, its compounds (with their
     own modifiers: "regular-season"), or its ``preposition``'s objects."""
     if label == "prep":
-        return [g for c in head.children if c.dep_ == "prep" and c.lower_ == preposition
+        # a phrase the parser may hang on the verb or on its object alike ("runs 24 seismometers on Brannoch")
+        sites = [head] + [c for c in head.children if c.dep_ == "dobj"] + ([head.head] if head.dep_ == "dobj" else [])
+        return [g for site in sites for c in site.children if c.dep_ == "prep" and c.lower_ == preposition
                 for g in c.children if g.dep_ == "pobj"]
     return [t for c in head.children if c.dep_ == label for t in c.subtree]

@@ -52,6 +52,8 @@ def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
             heads += [g for g in child.children if g.dep_ == "pobj" and role == "doer"]
         elif _ROLE.get(child.dep_) == role and child.dep_ != "pobj":
             heads.append(verb.head if child.lower_ in _RELATIVE and verb.dep_ == "relcl" else child)
+        elif role == "object" and child.dep_ == "npadvmod" and any(c.dep_ == "nummod" for c in child.children):
+            heads.append(child)  # a measure the verb takes: "lasted 36 hours" (the parser's npadvmod)
     has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in verb.children)
     if not heads and role == "doer" and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb:
         return _fillers(verb.head, role, whole=whole)
@@ -99,38 +101,112 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
     units_at = {u.start: u for u in passage}
     names = [u for u in passage if u.kind == "name"]
     found: dict[int, tuple[Any, Any | None]] = {}
-    for verb_unit, matched in pairs:
-        verb = claim_doc.token_at(verb_unit.start)
-        if verb is None or verb.pos_ != "VERB":
-            continue
-        matched_token = passage_doc.token_at(matched.start)
+    # a name the small parser reads as a verb ("to Bray" as an infinitive) is no verb
+    verbs = [(verb, verb_unit, matched) for verb_unit, matched in pairs if verb_unit.kind == "word"
+             and (verb := claim_doc.token_at(verb_unit.start)) is not None and verb.pos_ == "VERB"]
+    verbs += [(verb, None, None) for _, doc in claim_doc.docs for verb in doc if _carrier(verb)]
+    for verb, verb_unit, matched in verbs:
+        matched_token = passage_doc.token_at(matched.start) if matched is not None else None
         if matched_token is not None and matched_token.pos_ == "PROPN":
             # "manufactures" is not stated by the "Manufacturing" of "Hexwood Manufacturing"
             found[verb_unit.start] = (verb_unit, matched)
             continue
-        roles = [(claim_unit, filler, role) for role in ("doer", "object") for i in sorted(_fillers(verb, role))
+        roles = [(claim_unit, filler, role, _parts(verb, role, claim_unit, pairs)) for role in ("doer", "object")
+                 for i in sorted(_fillers(verb, role))
                  if (claim_unit := _claim_unit(filler := verb.doc[i], pairs)) is not None
                  and (filler.pos_ in ("PROPN", "NOUN", "NUM") or claim_unit.kind == "name")]
         if not roles:
             continue
-        # the verb's occurrences: the passage words it matches, and the one it was paired with (a paraphrase)
+        # the verb's occurrences: the passage words it matches, and the one it was paired with (a paraphrase);
+        # for "have" and "be", which the alignment skips, each main-verb "have" or "be" of the passage
         occurrences = [t for t in (passage_doc.token_at(u.start) for u in passage
-                                   if u is matched or matches(verb_unit, u))
-                       if t is not None]
+                                   if u is matched or verb_unit is not None and matches(verb_unit, u))
+                       if t is not None] if verb_unit is not None else [
+            t for _, doc in passage_doc.docs for t in doc if _carrier(t) and any(
+                matches(claim_unit, u) for claim_unit, _, role, _ in roles
+                for u in _filling(t, role, passage_doc, units_at))]
+        if verb_unit is None and not occurrences:
+            continue  # no "have" of the passage shares a participant with the claim's: nothing to compare
         # a role the parser read in some occurrence of the verb is read in every one (a common word is
         # excused only where the passage's structure for the verb is not read at all)
         read = {role for role in ("doer", "object") for t in occurrences
                 if any(units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True))}
         best: list[tuple[Any, Any | None]] | None = None
         for occurrence in occurrences or [None]:
-            failed = [(claim_unit, rival) for claim_unit, filler, role in roles
-                      if (rival := _unconfirmed(claim_unit, filler, occurrence, role, role in read, passage_doc,
-                                                units_at, names, matches, context)) is not False]
+            failed = []
+            for claim_unit, filler, role, parts in roles:
+                rival = _unconfirmed(claim_unit, filler, occurrence, role, role in read, passage_doc, units_at, names,
+                                     matches, context)
+                if rival is not False:
+                    failed.append((claim_unit, rival))
+                elif occurrence is not None and (clash := _clash(
+                        claim_unit, [p for p in parts if not _stands_alone(p, pairs, passage_doc, occurrence)],
+                        _filling(occurrence, role, passage_doc, units_at, outside=occurrence), matches)) is not None:
+                    failed.append(clash)  # the role's phrase gives another figure or name than the claim's
             if best is None or len(failed) < len(best):
                 best = failed
         for claim_unit, rival in best or []:
             found.setdefault(claim_unit.start, (claim_unit, rival if rival is not None and not isinstance(rival, bool) else None))
     return list(found.values())
+
+
+def _carrier(token: Any) -> bool:
+    """A main-verb "have" with a subject of its own: a verb the alignment skips that still binds a doer to
+    what it has ("Saint-Aubrac has 9 hotels"). Not "be", whose complement no role reads."""
+    return token.lemma_ == "have" and token.dep_ not in ("aux", "auxpass") and any(
+        c.dep_ in ("nsubj", "nsubjpass") for c in token.children)
+
+
+def _parts(verb: Any, role: str, head: Any, pairs: list[tuple[Any, Any]]) -> list[Any]:
+    """The names, figures and designators of a role's whole phrase other than its head ("150 mg" of
+    "Patients on the lower, 150 mg dose"): the passage's phrase in that role must not give others."""
+    found = []
+    own = _own_clause(verb)
+    for i in _fillers(verb, role, whole=True) - own:
+        unit = next((c for c, _ in pairs if c.start <= verb.doc[i].idx < c.end), None)
+        if unit is not None and unit is not head and _participant(unit) and all(unit is not f for f in found):
+            found.append(unit)
+    return found
+
+
+def _clash(head: Any, parts: list[Any], filling: list[Any], matches: Matches) -> tuple[Any, Any] | None:
+    """(claim part, passage participant) where the passage's phrase in a role gives a name or figure the
+    claim's phrase does not, of the same kind as a claim part it lacks ("the higher dose, 300 mg" for "the
+    lower, 150 mg dose"; "the Arc 5" for "the Arc 7"). A claim phrase that only says more ("Maren
+    Tolliver's French translator" for "her French translator") clashes with nothing."""
+    for part in parts:
+        if any(matches(part, u) for u in filling):
+            continue
+        others = [u for u in filling if _participant(u) and u.kind == part.kind
+                  and not any(matches(c, u) for c in [head, *parts])]
+        if others:
+            return part, others[0]
+    return None
+
+
+def _stands_alone(part: Any, pairs: list[tuple[Any, Any]], passage_doc: Parsed, occurrence: Any) -> bool:
+    """A claim figure whose passage match stands for its noun in another sentence than ``occurrence``
+    ("The second largest … holds about 300." after "… holds about 900 trucks."): the phrase of the
+    other sentence is no rival to it."""
+    matched = next((p for c, p in pairs if c is part), None)
+    token = passage_doc.token_at(matched.start) if matched is not None else None
+    return (token is not None and token.pos_ == "NUM" and token.dep_ not in ("nummod", "quantmod")
+            and (token.doc is not occurrence.doc or token.sent.start != occurrence.sent.start))
+
+
+def _own_clause(verb: Any) -> set[int]:
+    """The words of a relative clause's own verb phrase, inside the phrase it qualifies ("the locks,
+    *which raise boats … between Calvey and Merrow*"): not part of what that phrase names."""
+    return {t.i for t in verb.subtree} if verb.dep_ == "relcl" else set()
+
+
+def _filling(occurrence: Any, role: str, passage_doc: Parsed, units_at: dict[int, Any], *,
+             outside: Any = None) -> list[Any]:
+    """The passage units of the whole phrase in ``role`` of ``occurrence``; with ``outside``, not those of
+    that verb's own clause (a relative clause of the phrase)."""
+    own = _own_clause(outside) if outside is not None else set()
+    return [u for i in _fillers(occurrence, role, whole=True) - own
+            if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
 
 
 def _claim_unit(token: Any, pairs: list[tuple[Any, Any]]) -> Any | None:
@@ -151,8 +227,7 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
     if occurrence is None:
         return None if named else False
     heads = [occurrence.doc[i] for i in _fillers(occurrence, role)]
-    filling = [u for i in _fillers(occurrence, role, whole=True)
-               if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
+    filling = _filling(occurrence, role, passage_doc, units_at)
     if any(matches(claim_unit, u) for u in filling):
         return False  # a name's role must be confirmed in the passage, not merely not contradicted
     pronouns = [token for token in heads if token.lower_ in _PERSONAL]  # not "Who makes it": a question names nobody
