@@ -303,7 +303,7 @@ def summarise(system, claims: Sequence[ContrastClaim], predictions: Sequence[Pre
 
 
 def dev_set(parts: Sequence[str] | None = None) -> tuple[list[ContrastClaim], list[Case]]:
-    """The development contrast set (train/contrast_dev/, all four parts by default) as claims and
+    """The development contrast set (train/contrast_dev/, every part by default) as claims and
     text-mode cases: each claim with the text citemark's own extraction reads from its page."""
     from train.contrast_dev import PARTS, claims_and_texts
 

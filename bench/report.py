@@ -257,12 +257,13 @@ def write_markdown(tables, perturbation, kinds, seeds, crossfit, validated, serv
         "(recall of a full gold set in the top windows). The shipped model's weights saw only the training sets "
         "(`train/`, never `../shared/bench`). The combiners that turn model probabilities and word, number and "
         "name coverage into P(supported) (8–12 logistic weights per scorer: the shipped model's in its "
-        "manifest, the lexical and aegis-pair ones in `scoring/combiners.json`) were fitted on the pooled dev "
-        "sets, because combiners fitted on training rows transfer worse (64.4 % / 66.9 % for an earlier model); "
-        "each combiner's threshold is the highest within 1 pt of the best mean balanced accuracy of the final "
-        "verdicts; the rule thresholds in `scoring/thresholds.py` were set by hand. So the two dev tables are in-sample for "
-        "those few weights. The cross-fit table is the out-of-sample check: the combiner refitted on one dev set and "
-        "tested on the other; expect held-out data to land between the cross-fit and the in-sample numbers.",
+        "manifest, the lexical and aegis-pair ones in `scoring/combiners.json`) were fitted, weights, threshold and "
+        "all, on training material only: the held-out rows of the permissive training sets (never trained on) and "
+        "the development contrast set `train/contrast_dev` (`python -m train.fit_combiner --model … --held-out "
+        "--contrast-dev`); each combiner's threshold is the highest within 1 pt of the best mean balanced accuracy "
+        "of the final verdicts on those rows. Nothing is fitted on the two dev sets below, so their tables are "
+        "out of sample; the rule thresholds in `scoring/thresholds.py` say beside each what chose it. The cross-fit "
+        "table refits the combiner on one dev set and tests it on the other, for comparison.",
         "",
     ]
     for name, results in tables.items():

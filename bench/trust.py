@@ -6,7 +6,7 @@ Issue 29, item 5 (TRUST.md, "How it is measured"). With the shipped model, in ea
 
 - the three contrast sets: bench/contrast (authored pages, served on 127.0.0.1), bench/contrast_real
   (real public text, served the same way; test only) and train/contrast_dev (the development set,
-  all four parts, each claim against the text citemark's own extraction reads from its page): the
+  every part, each claim against the text citemark's own extraction reads from its page): the
   share badged supported per kind, the true claims split three ways, the share of plain false claims
   badged contradicted, and on contrast_real whether the verdict's differences name the changed word;
 - strict without the dependency parser, on bench/contrast and contrast_real: ``citemark.scoring.parse.load``
@@ -292,12 +292,13 @@ def markdown(report: dict) -> str:
         "by a passage word whose token state in the shipped model (layer 4 of 0–5) has cosine at least "
         f"{PARAPHRASE_SIMILARITY} with its own (`scoring/paraphrase.py`). Where the thresholds come from: strict's "
         "model threshold was chosen on the development contrast set (train/contrast_dev; see docs/verdicts.md), the "
-        "paraphrase threshold on held-out training rows (`python -m train.fit_paraphrase`); balanced's "
-        "combiner and its 0.54 threshold were fitted for pack 1.2 on the pooled dev sets, so balanced's dev-set "
-        "numbers below are in-sample; strict fits nothing on the dev sets or on the two test contrast sets.", "",
+        "paraphrase threshold on held-out training rows (`python -m train.fit_paraphrase`); the shipped model's "
+        "combiner, which both policies read, was fitted on held-out training rows and train/contrast_dev (its "
+        "`fitted_on` in the manifest), never on the dev sets or the two test contrast sets, so every dev-set number "
+        "below is out of sample.", "",
         "Sets: `bench/contrast` and `bench/contrast_real` (tests: real public text, never run while it was "
         "written) served on 127.0.0.1 as a citation is fetched; `train/contrast_dev` (development material, all "
-        "four parts) against the text citemark's extraction reads from each page. \"strict, no parser\": strict "
+        "its parts) against the text citemark's extraction reads from each page. \"strict, no parser\": strict "
         "with `citemark.scoring.parse.load` patched in-process to return None, as on an install without the "
         f"spaCy pipeline (in this run the pipeline was {parser}). The peers take no policy and were not rerun: "
         "their columns in the contrast suite section above stand.", "",

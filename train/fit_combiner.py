@@ -319,7 +319,9 @@ def main() -> None:
     source = ", ".join(p.stem for p in args.dev) if args.dev else (
         f"held-out rows of {', '.join(SETS)} (+ swaps)" if args.held_out else f"{', '.join(SETS)} (+ swaps)")
     if args.contrast_dev:
-        source += " and the development contrast set"
+        from train.contrast_dev import PARTS
+
+        source += f" and the development contrast set ({', '.join(PARTS)})"
     combiner = fit_combiner(kept, names, args.l2, refutable=pack is not None, fitted_on=f"{len(kept)} rows of {source}",
                             log=print)
     print(json.dumps(combiner.to_dict(), indent=2))

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from citemark.scoring import parse
 from citemark.scoring.attachment import misattached
 from citemark.scoring.descriptions import DEFINITE, stands_for
-from citemark.scoring.frames import Parsed, compared_the_other_way, misbound
+from citemark.scoring.frames import Parsed, misbound, reversed_around
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
@@ -233,7 +233,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, pairs, passage_units, matches)
                   if all(unit is not m for m, _ in wrong)]
     if not unmatched:
-        wrong += [(unit, rival) for unit, rival in compared_the_other_way(claim, passage, pairs)
+        wrong += [(unit, rival) for unit, rival in reversed_around(claim, passage, pairs, claim_doc, passage_doc)
                   if all(unit is not m for m, _ in wrong)]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,

@@ -24,7 +24,7 @@ from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.guards import name_forms
 from citemark.scoring.segment import sentences
 
-__all__ = ["Parsed", "compared_the_other_way", "misbound"]
+__all__ = ["Parsed", "misbound", "reversed_around"]
 
 #: Whether a passage unit matches a claim unit (by identity, lemma, synonym or value).
 Matches = Callable[[Any, Any], bool]
@@ -261,28 +261,82 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
     return next((u for u in filling if u.kind == "name"), None)
 
 
-def compared_the_other_way(claim: str, passage: str, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any | None]]:
-    """Names and figures on the other side of a comparison's "than" in the passage than in the claim:
-    "Kessler-42 c orbits closer than Kessler-42 b" is not stated by "Kessler-42 b orbits closer than
-    Kessler-42 c". Read by word order, in the claim's sentence and the passage sentence of its "than",
-    so it holds where the parser misreads the comparison."""
+def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], claim_doc: Parsed | None = None,
+                    passage_doc: Parsed | None = None) -> list[tuple[Any, Any | None]]:
+    """Two participants on the two sides of a word they share with the passage, the other way round there:
+    "Tansey is older than Brackwell" against "Brackwell is older than Tansey", "Dransfield, not Bhalla,
+    had been the favourite" against "Bhalla, not Dransfield, …", "Millbay will operate the journeys on
+    Fairlop's behalf" against "Fairlop will operate the journeys on Millbay's behalf". Read by word
+    order, in the claim's sentence and the passage around the shared word's sentence, so it holds where
+    the parser misreads the sentence. Participants are names, figures and designators, and (with the
+    parser) nouns ("tablets are more effective than a nasal spray"). A verb in the passive on one side
+    only, or a "by" that names the doer of a noun ("the takeover of Tessel by Halbrook"), turns the
+    order round by itself, and so does a verb said as a noun ("Jane Doe, the company's founder"):
+    those words are not read."""
     found: list[tuple[Any, Any | None]] = []
-    for than, passage_than in pairs:
-        if than.text.lower() != "than":
+    flagged: set[int] = set()
+    for anchor, passage_anchor in pairs:
+        if not _anchor(anchor, passage_anchor, claim_doc, passage_doc):
             continue
-        claim_sentence = _sentence_of(claim, than.start)
-        passage_sentence = _sentence_of(passage, passage_than.start)
-        for unit, matched in pairs:
-            if not _participant(unit) or not (claim_sentence[0] <= unit.start < claim_sentence[1]) or not (
-                    passage_sentence[0] <= matched.start < passage_sentence[1]):
+        claim_sentence = _sentence_of(claim, anchor.start)
+        passage_sentence = _sentence_of(passage, passage_anchor.start)
+        noun_anchor = claim_doc is not None and (token := claim_doc.token_at(anchor.start)) is not None and (
+            token.pos_ == "NOUN")
+        sides = [(unit, matched) for unit, matched in pairs if unit is not anchor and _side(unit, claim_doc)
+                 and claim_sentence[0] <= unit.start < claim_sentence[1]
+                 # "Voltcairn's parent company" is "the parent company of Voltcairn"
+                 and not (noun_anchor and (_possessor(claim_doc, unit) or _possessor(passage_doc, matched)))]
+        crossed_forward = [(u, m) for u, m in sides if u.start < anchor.start and m.start > passage_anchor.start]
+        crossed_back = [(u, m) for u, m in sides if u.start > anchor.start and m.start < passage_anchor.start]
+        for (first, first_match), (second, second_match) in ((f, b) for f in crossed_forward for b in crossed_back):
+            inside = [passage_sentence[0] <= m.start < passage_sentence[1] for m in (first_match, second_match)]
+            # one word twice ("the Court of Appeal … a High Court ruling") is matched across, not reversed; and a
+            # noun is read in the shared word's sentence (a name may be the one named in the sentence before)
+            if first.key == second.key or not any(inside) or (
+                    not all(inside) and not (_participant(first) and _participant(second))):
                 continue
-            if (unit.start < than.start) != (matched.start < passage_than.start):
-                # what the passage has on the claim unit's side: "c (it says: b)"
-                rival = next((p for c, p in pairs if _participant(c) and c.kind == unit.kind and c is not unit
-                              and (p.start < passage_than.start) == (unit.start < than.start)
-                              and passage_sentence[0] <= p.start < passage_sentence[1]), None)
-                found.append((unit, rival))
+            for unit, rival in ((first, second_match), (second, first_match)):
+                if id(unit) not in flagged:
+                    flagged.add(id(unit))
+                    found.append((unit, rival))
     return found
+
+
+#: Words that turn a relation round by themselves: a passive verb's agent, a noun's doer.
+_VOICE = frozenset(["auxpass", "agent", "nsubjpass"])
+
+
+def _anchor(anchor: Any, passage_anchor: Any, claim_doc: Parsed | None, passage_doc: Parsed | None) -> bool:
+    """Whether a matched word may anchor the order of the participants around it: "than" or a negation
+    always; with the parser, a verb, noun or adjective in the same part of speech and voice on both sides."""
+    if anchor.text.lower() == "than" or anchor.kind == "negation":
+        return True
+    if anchor.kind != "word" or _participant(anchor) or claim_doc is None or passage_doc is None:
+        return False
+    token, other = claim_doc.token_at(anchor.start), passage_doc.token_at(passage_anchor.start)
+    if token is None or other is None or token.pos_ != other.pos_ or token.pos_ not in ("VERB", "NOUN", "ADJ"):
+        return False
+    def voiced(t: Any) -> bool:
+        return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in t.children)
+    return not voiced(token) and not voiced(other)
+
+
+def _possessor(doc: Parsed | None, unit: Any) -> bool:
+    token = doc.token_at(unit.start) if doc is not None else None
+    return token is not None and token.dep_ == "poss"
+
+
+#: A year: when a thing happened, which a sentence may say anywhere ("In 2025, …" / "… in 2025").
+_YEAR = re.compile(r"^(?:1[0-9]|20)\d\d$")
+
+
+def _side(unit: Any, claim_doc: Parsed | None) -> bool:
+    """A participant whose side of a shared word says who is who: a name, a figure but a year, a
+    designator, or a noun."""
+    if _participant(unit):
+        return not _YEAR.match(unit.text)
+    token = claim_doc.token_at(unit.start) if claim_doc is not None and unit.kind == "word" else None
+    return token is not None and token.pos_ == "NOUN"
 
 
 def _participant(unit: Any) -> bool:
