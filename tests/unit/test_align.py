@@ -239,3 +239,42 @@ def test_each_figure_and_name_keeps_its_place_in_the_relation(claim, page, named
 ])
 def test_a_claim_that_keeps_every_place_is_complete(claim, page):
     assert align(claim, page, subject_context=page).complete, align(claim, page, subject_context=page).explanation()
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "page", "named"), [
+    # two participants the other way round around a word they share
+    ("Dransfield, not Bhalla, had been the favourite.", "Ketterley knocked out the top seed, Arun Bhalla. Bhalla, "
+     "not Dransfield, had been the favourite, and Dransfield was the oldest player.", "Dransfield (it says: Bhalla)"),
+    ("Antihistamine tablets are more effective than a steroid nasal spray for a blocked nose.",
+     "A steroid nasal spray is more effective than antihistamine tablets for a blocked nose.", "tablets"),
+    ("The common cuckoo is a frequent host of the sable-masked shrike.",
+     "The sable-masked shrike is a frequent host of the common cuckoo, which lays its eggs in shrike nests.", "cuckoo"),
+    # the same preposition between two participants the other way round, however the parser reads it
+    ("The tarn config convert command converts TOML to YAML.",
+     "Run tarn config convert once: the command converts YAML to TOML and leaves the original file.", "TOML"),
+    # a claim that compares nothing, taking its parts from both sides of a comparison the passage makes
+    ("Cetrafen causes drowsiness in about 1 in 30 people who take it.", "Cetrafen causes drowsiness in about 1 in "
+     "10 people who take it, against about 1 in 30 for Loratel.", "1 in 30"),
+    ("The rocks that yielded Caelodraco are about 108 million years old.", "The rocks that yielded Caelodraco are "
+     "about 112 million years old, older than the beds that produced Ornithala, which are about 108 million years "
+     "old.", "108 million years"),
+])
+def test_participants_keep_their_sides(claim, page, named):
+    assert named in explained(claim, page)
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "page"), [
+    ("Pellbrook was bought in 2025 by Harlan Tech, the parent company of Voltcairn.",
+     "Harlan Tech, Voltcairn's parent company, bought Pellbrook in 2025."),
+    ("The Court of Appeal has overturned a High Court ruling.", "The Court of Appeal has overturned a High Court ruling."),
+    ("The Calder Street flats housed 1,100 people in four low blocks instead of a single tower.",
+     "The Calder Street flats housed 1,100 people in four low blocks rather than a single tower."),
+    ("Lantern Hours sold more than 250,000 copies.", "Lantern Hours reached number two and sold more than 250,000 "
+     "copies."),
+    ("Acme was bought by Holt in 2020.", "Holt bought Acme in 2020."),
+])
+def test_a_reordering_that_keeps_who_is_who_is_complete(claim, page):
+    alignment = align(claim, page, subject_context=page)
+    assert alignment.complete, alignment.explanation()

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from citemark.scoring import parse
 from citemark.scoring.attachment import misattached
 from citemark.scoring.descriptions import DEFINITE, stands_for
-from citemark.scoring.frames import Parsed, misbound, reversed_around
+from citemark.scoring.frames import Parsed, misbound, mixed_across, reversed_around, swapped_across
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
@@ -80,7 +80,7 @@ SYNONYMS: tuple[frozenset[str], ...] = tuple(frozenset(stem(w) for w in group.sp
     "fast quick rapid", "area region", "car automobile", "child kid", "city town", "film movie", "firm company",
     "permit allow let", "about concern", "receive get", "say state", "award grant", "originally initially",
     "former previous", "enough sufficient", "main principal chief primary", "near close", "try attempt",
-    "total overall", "nation country", "roughly approximately about around", "since after",
+    "total overall", "nation country", "roughly approximately about around", "since after", "instead rather",
 ))
 #: The same word in another part of speech where no suffix rule finds it: "60 miles long" / "a length of
 #: 97 km", "weighs 1.6 kg" / "a weight of 1.6 kg". True both ways, like the synonyms.
@@ -97,6 +97,7 @@ _DERIVATIONS = ("y", "ion", "ions", "ation", "ment", "er", "ers", "or", "ors", "
 
 _TOKEN = re.compile(r"[^\W_]+(?:['’](?!s\b)[^\W_]+)*(?:\+\+|#)?|n['’]t\b", re.UNICODE)
 _NUMBER_WORD = re.compile(r"\d")
+_DIGITS = re.compile(r"\D")
 #: Scripts the alignment reads: words spelled in Latin letters.
 _POSSESSIVE = re.compile(r"[a-z]['’]s\b")
 _LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
@@ -227,13 +228,15 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         pairs += paraphrased
     modifiers = _unmatched_modifiers(passage, passage_units, used)
     wrong: list[tuple[Unit, Unit | None]] = []  # matched units the passage puts in another relation
+    matches = functools.partial(_matches, claim_figures=claim_figures, passage_figures=passage_figures)
     if claim_doc is not None and passage_doc is not None and not unmatched:
-        matches = functools.partial(_matches, claim_figures=claim_figures, passage_figures=passage_figures)
         wrong = misbound(claim_doc, passage_doc, pairs, passage_units, matches, subject_context)
         wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, pairs, passage_units, matches)
                   if all(unit is not m for m, _ in wrong)]
     if not unmatched:
-        wrong += [(unit, rival) for unit, rival in reversed_around(claim, passage, pairs, claim_doc, passage_doc)
+        wrong += [(unit, rival) for unit, rival in reversed_around(claim, passage, pairs, passage_units, matches, claim_doc,
+                                                                 passage_doc) + mixed_across(claim, passage, pairs, claim_doc)
+                  + swapped_across(claim, passage, pairs, passage_units, matches, claim_doc)
                   if all(unit is not m for m, _ in wrong)]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,
@@ -343,6 +346,11 @@ def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: 
     for unit in sorted(claim_units, key=lambda u: _ORDER.index(u.kind)):
         candidates = [j for j, other in enumerate(passage_units)
                       if j not in used and _matches(unit, other, claim_figures, passage_figures)]
+        # a figure the passage gives in the same digits is that one, not a near value ("about 108 million" is
+        # the 108, not the "about 112 million" that a hedge would also admit)
+        exact = [j for j in candidates if unit.kind == "figure" and _DIGITS.sub("", unit.text) == _DIGITS.sub(
+            "", passage_units[j].text) != ""]
+        candidates = exact or candidates
         if candidates:
             found = min(candidates, key=lambda j: _distance(j, used, passage_units))
             used[found] = unit

@@ -24,7 +24,7 @@ from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.guards import name_forms
 from citemark.scoring.segment import sentences
 
-__all__ = ["Parsed", "misbound", "reversed_around"]
+__all__ = ["Parsed", "misbound", "mixed_across", "reversed_around", "swapped_across"]
 
 #: Whether a passage unit matches a claim unit (by identity, lemma, synonym or value).
 Matches = Callable[[Any, Any], bool]
@@ -261,8 +261,8 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
     return next((u for u in filling if u.kind == "name"), None)
 
 
-def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], claim_doc: Parsed | None = None,
-                    passage_doc: Parsed | None = None) -> list[tuple[Any, Any | None]]:
+def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any], matches: Matches,
+                    claim_doc: Parsed | None = None, passage_doc: Parsed | None = None) -> list[tuple[Any, Any | None]]:
     """Two participants on the two sides of a word they share with the passage, the other way round there:
     "Tansey is older than Brackwell" against "Brackwell is older than Tansey", "Dransfield, not Bhalla,
     had been the favourite" against "Bhalla, not Dransfield, …", "Millbay will operate the journeys on
@@ -282,7 +282,10 @@ def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], clai
         passage_sentence = _sentence_of(passage, passage_anchor.start)
         noun_anchor = claim_doc is not None and (token := claim_doc.token_at(anchor.start)) is not None and (
             token.pos_ == "NOUN")
-        sides = [(unit, matched) for unit, matched in pairs if unit is not anchor and _side(unit, claim_doc)
+        # each participant where the shared word's sentence names it once, else where the alignment matched it
+        located = [(unit, _nearest(unit, matched, passage_units, passage_sentence, passage_anchor, matches))
+                   for unit, matched in pairs]
+        sides = [(unit, matched) for unit, matched in located if unit is not anchor and _side(unit, claim_doc)
                  and claim_sentence[0] <= unit.start < claim_sentence[1]
                  # "Voltcairn's parent company" is "the parent company of Voltcairn"
                  and not (noun_anchor and (_possessor(claim_doc, unit) or _possessor(passage_doc, matched)))]
@@ -302,6 +305,83 @@ def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], clai
     return found
 
 
+#: Prepositions that put two participants in an order that matters ("converts TOML to YAML").
+_ORDERING = frozenset(["to", "from", "into", "than", "by", "over", "against", "for", "versus", "vs"])
+#: How many words apart two participants may stand for a preposition between them to relate them.
+_NEAR = 6
+
+
+def swapped_across(claim: str, passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
+                   matches: Matches, claim_doc: Parsed | None = None) -> list[tuple[Any, Any | None]]:
+    """Two participants a preposition relates, the other way round in the passage with the same preposition
+    between them: "converts TOML to YAML" against "converts YAML to TOML", "was acquired by Tessel" of
+    Halbrook against Tessel "acquired by Halbrook". Read by word order, so it holds where the parser
+    misreads the sentence."""
+    found: list[tuple[Any, Any | None]] = []
+    sides = [unit for unit, _ in pairs if _side(unit, claim_doc)]
+    spans = [(span.start, span.end) for span in sentences(passage)]
+    for first in sides:
+        for second in sides:
+            if first.start >= second.start or first.key == second.key or any(first is f for f, _ in found):
+                continue
+            between = _words(claim[first.end : second.start])
+            ordering = between & _ORDERING
+            if not ordering or len(between) > _NEAR or len(_sentences_of(claim, first, second)) > 1:
+                continue
+            for start, end in spans:
+                firsts = [u for u in passage_units if start <= u.start < end and matches(first, u)]
+                seconds = [u for u in passage_units if start <= u.start < end and matches(second, u)]
+                kept = any(a.end <= b.start and len(_words(passage[a.end : b.start])) <= _NEAR
+                           and _words(passage[a.end : b.start]) & ordering for a in firsts for b in seconds)
+                turned = [(b, a) for a in firsts for b in seconds if b.end <= a.start
+                          and len(_words(passage[b.end : a.start])) <= _NEAR
+                          and _words(passage[b.end : a.start]) & ordering]
+                if turned and not kept:
+                    found.append((first, turned[0][0]))
+                    break
+    return found
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+
+
+def _sentences_of(text: str, *units: Any) -> set[tuple[int, int]]:
+    return {_sentence_of(text, u.start) for u in units}
+
+
+#: Words that set two things side by side in one sentence: what stands after one is said of the other thing.
+#: Not "rather than" (an alternative) nor "more than 250,000" (an amount).
+_CONTRAST = re.compile(r"(?<!rather )\b(?:than(?!\s+(?:about\s+|around\s+)?[\d£$€])|against|whereas|while|unlike|"
+                       r"compared (?:with|to))\b", re.IGNORECASE)
+#: The share of the claim's matched units that the comparing sentence must hold to be the one that states it.
+_STATING_SHARE = 2 / 3
+
+
+def mixed_across(claim: str, passage: str, pairs: list[tuple[Any, Any]],
+                 claim_doc: Parsed | None = None) -> list[tuple[Any, Any | None]]:
+    """Participants of a claim that says no comparison, taken from both sides of one the passage makes:
+    "Rainfall in the east is about 1,900 mm" is not stated by "Rainfall is heavier in the west, at about
+    1,900 mm, than in the east"; "Cetrafen causes drowsiness in 1 in 30 people" is not stated by "Cetrafen
+    causes drowsiness in 1 in 10 people, against 1 in 30 for Loratel". What stands after the comparing
+    word is named (the claim's subject comes first on both sides)."""
+    said = {word.lower() for word in re.findall(r"[A-Za-z]+", claim)}
+    found: list[tuple[Any, Any | None]] = []
+    for start, end in ((span.start, span.end) for span in sentences(passage)):
+        for contrast in _CONTRAST.finditer(passage, start, end):
+            if contrast.group(0).split()[0].lower() in said:
+                continue  # the claim compares too ("more effective than"): reversed_around reads it
+            if sum(start <= p.start < end for _, p in pairs) < _STATING_SHARE * len(pairs):
+                continue  # the claim is stated mostly elsewhere ("Start using it 2 weeks before …")
+            inside = [(c, p) for c, p in pairs if _side(c, claim_doc) and start <= p.start < end]
+            before = [(c, p) for c, p in inside if p.start < contrast.start()]
+            after = [(c, p) for c, p in inside if p.start >= contrast.end()]
+            if before and after:
+                found += [(c, next((p for d, p in before if d.kind == c.kind), None)) for c, _ in after
+                          if all(c is not f for f, _ in found)]
+    return found
+
+
 #: Words that turn a relation round by themselves: a passive verb's agent, a noun's doer.
 _VOICE = frozenset(["auxpass", "agent", "nsubjpass"])
 
@@ -314,11 +394,25 @@ def _anchor(anchor: Any, passage_anchor: Any, claim_doc: Parsed | None, passage_
     if anchor.kind != "word" or _participant(anchor) or claim_doc is None or passage_doc is None:
         return False
     token, other = claim_doc.token_at(anchor.start), passage_doc.token_at(passage_anchor.start)
-    if token is None or other is None or token.pos_ != other.pos_ or token.pos_ not in ("VERB", "NOUN", "ADJ"):
+    # the same word read in two parts of speech is the parser's doing ("converts" as a noun), not a rewording
+    same_word = anchor.text.lower() == passage_anchor.text.lower()
+    if token is None or other is None or (token.pos_ != other.pos_ and not same_word) or not (
+            {token.pos_, other.pos_} & {"VERB", "NOUN", "ADJ"}):
         return False
     def voiced(t: Any) -> bool:
         return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in t.children)
     return not voiced(token) and not voiced(other)
+
+
+def _nearest(unit: Any, matched: Any, passage_units: list[Any], sentence: tuple[int, int], anchor: Any,
+             matches: Matches) -> Any:
+    """The alignment's match where it lies in the shared word's ``sentence``; else the passage unit that says
+    ``unit`` in that sentence nearest to the word ("Bhalla, not Dransfield, …" after "… the top seed, Arun
+    Bhalla"); else the alignment's match."""
+    if sentence[0] <= matched.start < sentence[1]:
+        return matched
+    said = [u for u in passage_units if sentence[0] <= u.start < sentence[1] and matches(unit, u)]
+    return min(said, key=lambda u: abs(u.start - anchor.start)) if said else matched
 
 
 def _possessor(doc: Parsed | None, unit: Any) -> bool:
