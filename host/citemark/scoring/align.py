@@ -47,9 +47,10 @@ from dataclasses import dataclass, field
 from citemark.scoring import parse
 from citemark.scoring.attachment import misattached
 from citemark.scoring.descriptions import DEFINITE, stands_for
-from citemark.scoring.frames import Parsed, misbound, mixed_across, reversed_around, swapped_across
+from citemark.scoring.frames import Parsed, misbound
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
+from citemark.scoring.order import mixed_across, reversed_around, swapped_across
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences

@@ -1,0 +1,211 @@
+"""Who is who by word order: the participants of a claim on the sides the passage gives them.
+
+The relation checks (``frames.py``) read the parse; a small parser misreads many sentences
+("converts" as a noun, "to Bray" as a verb). These checks read word order around what the claim
+and the passage share, so they hold where the parse does not:
+
+- ``reversed_around``: two participants on the two sides of a word the claim and the passage
+  share, the other way round in the passage ("Bhalla, not Dransfield" for "Dransfield, not
+  Bhalla"; "Brackwell is older than Tansey" for the other way round);
+- ``swapped_across``: the same preposition between two participants, the other way round
+  ("converts YAML to TOML" for "converts TOML to YAML");
+- ``mixed_across``: a claim that compares nothing, taking its parts from both sides of a
+  comparison the passage makes ("1 in 10 people, against 1 in 30 for Loratel").
+
+A participant is a name, a figure, a one- or two-letter designator, or (with the parser) a noun.
+Units are the alignment's; ``matches`` tells whether a passage unit says a claim unit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from citemark.scoring.segment import sentences
+
+__all__ = ["mixed_across", "participant", "reversed_around", "swapped_across"]
+
+#: Whether a passage unit says a claim unit (by identity, lemma, synonym or value).
+Matches = Callable[[Any, Any], bool]
+
+
+def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any], matches: Matches,
+                    claim_doc: Any = None, passage_doc: Any = None) -> list[tuple[Any, Any | None]]:
+    """Two participants on the two sides of a word they share with the passage, the other way round there:
+    "Tansey is older than Brackwell" against "Brackwell is older than Tansey", "Dransfield, not Bhalla,
+    had been the favourite" against "Bhalla, not Dransfield, …", "Millbay will operate the journeys on
+    Fairlop's behalf" against "Fairlop will operate the journeys on Millbay's behalf". Read by word
+    order, in the claim's sentence and the passage around the shared word's sentence, so it holds where
+    the parser misreads the sentence. Participants are names, figures and designators, and (with the
+    parser) nouns ("tablets are more effective than a nasal spray"). A verb in the passive on one side
+    only, or a "by" that names the doer of a noun ("the takeover of Tessel by Halbrook"), turns the
+    order round by itself, and so does a verb said as a noun ("Jane Doe, the company's founder"):
+    those words are not read."""
+    found: list[tuple[Any, Any | None]] = []
+    flagged: set[int] = set()
+    for anchor, passage_anchor in pairs:
+        if not _anchor(anchor, passage_anchor, claim_doc, passage_doc):
+            continue
+        claim_sentence = _sentence_of(claim, anchor.start)
+        passage_sentence = _sentence_of(passage, passage_anchor.start)
+        noun_anchor = claim_doc is not None and (token := claim_doc.token_at(anchor.start)) is not None and (
+            token.pos_ == "NOUN")
+        # each participant where the shared word's sentence names it once, else where the alignment matched it
+        located = [(unit, _nearest(unit, matched, passage_units, passage_sentence, passage_anchor, matches))
+                   for unit, matched in pairs]
+        sides = [(unit, matched) for unit, matched in located if unit is not anchor and _side(unit, claim_doc)
+                 and claim_sentence[0] <= unit.start < claim_sentence[1]
+                 # "Voltcairn's parent company" is "the parent company of Voltcairn"
+                 and not (noun_anchor and (_possessor(claim_doc, unit) or _possessor(passage_doc, matched)))]
+        crossed_forward = [(u, m) for u, m in sides if u.start < anchor.start and m.start > passage_anchor.start]
+        crossed_back = [(u, m) for u, m in sides if u.start > anchor.start and m.start < passage_anchor.start]
+        for (first, first_match), (second, second_match) in ((f, b) for f in crossed_forward for b in crossed_back):
+            inside = [passage_sentence[0] <= m.start < passage_sentence[1] for m in (first_match, second_match)]
+            # one word twice ("the Court of Appeal … a High Court ruling") is matched across, not reversed; and a
+            # noun is read in the shared word's sentence (a name may be the one named in the sentence before)
+            if first.key == second.key or not any(inside) or (
+                    not all(inside) and not (participant(first) and participant(second))):
+                continue
+            for unit, rival in ((first, second_match), (second, first_match)):
+                if id(unit) not in flagged:
+                    flagged.add(id(unit))
+                    found.append((unit, rival))
+    return found
+
+
+#: Prepositions that put two participants in an order that matters ("converts TOML to YAML").
+_ORDERING = frozenset(["to", "from", "into", "than", "by", "over", "against", "for", "versus", "vs"])
+#: How many words apart two participants may stand for a preposition between them to relate them.
+_NEAR = 6
+
+
+def swapped_across(claim: str, passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
+                   matches: Matches, claim_doc: Any = None) -> list[tuple[Any, Any | None]]:
+    """Two participants a preposition relates, the other way round in the passage with the same preposition
+    between them: "converts TOML to YAML" against "converts YAML to TOML", "was acquired by Tessel" of
+    Halbrook against Tessel "acquired by Halbrook". Read by word order, so it holds where the parser
+    misreads the sentence."""
+    found: list[tuple[Any, Any | None]] = []
+    sides = [unit for unit, _ in pairs if _side(unit, claim_doc)]
+    spans = [(span.start, span.end) for span in sentences(passage)]
+    for first in sides:
+        for second in sides:
+            if first.start >= second.start or first.key == second.key or any(first is f for f, _ in found):
+                continue
+            between = _words(claim[first.end : second.start])
+            ordering = between & _ORDERING
+            if not ordering or len(between) > _NEAR or len(_sentences_of(claim, first, second)) > 1:
+                continue
+            for start, end in spans:
+                firsts = [u for u in passage_units if start <= u.start < end and matches(first, u)]
+                seconds = [u for u in passage_units if start <= u.start < end and matches(second, u)]
+                kept = any(a.end <= b.start and len(_words(passage[a.end : b.start])) <= _NEAR
+                           and _words(passage[a.end : b.start]) & ordering for a in firsts for b in seconds)
+                turned = [(b, a) for a in firsts for b in seconds if b.end <= a.start
+                          and len(_words(passage[b.end : a.start])) <= _NEAR
+                          and _words(passage[b.end : a.start]) & ordering]
+                if turned and not kept:
+                    found.append((first, turned[0][0]))
+                    break
+    return found
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+
+
+def _sentences_of(text: str, *units: Any) -> set[tuple[int, int]]:
+    return {_sentence_of(text, u.start) for u in units}
+
+
+#: Words that set two things side by side in one sentence: what stands after one is said of the other thing.
+#: Not "rather than" (an alternative) nor "more than 250,000" (an amount).
+_CONTRAST = re.compile(r"(?<!rather )\b(?:than(?!\s+(?:about\s+|around\s+)?[\d£$€])|against|whereas|while|unlike|"
+                       r"compared (?:with|to))\b", re.IGNORECASE)
+#: The share of the claim's matched units that the comparing sentence must hold to be the one that states it.
+_STATING_SHARE = 2 / 3
+
+
+def mixed_across(claim: str, passage: str, pairs: list[tuple[Any, Any]],
+                 claim_doc: Any = None) -> list[tuple[Any, Any | None]]:
+    """Participants of a claim that says no comparison, taken from both sides of one the passage makes:
+    "Rainfall in the east is about 1,900 mm" is not stated by "Rainfall is heavier in the west, at about
+    1,900 mm, than in the east"; "Cetrafen causes drowsiness in 1 in 30 people" is not stated by "Cetrafen
+    causes drowsiness in 1 in 10 people, against 1 in 30 for Loratel". What stands after the comparing
+    word is named (the claim's subject comes first on both sides)."""
+    said = {word.lower() for word in re.findall(r"[A-Za-z]+", claim)}
+    found: list[tuple[Any, Any | None]] = []
+    for start, end in ((span.start, span.end) for span in sentences(passage)):
+        for contrast in _CONTRAST.finditer(passage, start, end):
+            if contrast.group(0).split()[0].lower() in said:
+                continue  # the claim compares too ("more effective than"): reversed_around reads it
+            if sum(start <= p.start < end for _, p in pairs) < _STATING_SHARE * len(pairs):
+                continue  # the claim is stated mostly elsewhere ("Start using it 2 weeks before …")
+            inside = [(c, p) for c, p in pairs if _side(c, claim_doc) and start <= p.start < end]
+            before = [(c, p) for c, p in inside if p.start < contrast.start()]
+            after = [(c, p) for c, p in inside if p.start >= contrast.end()]
+            if before and after:
+                found += [(c, next((p for d, p in before if d.kind == c.kind), None)) for c, _ in after
+                          if all(c is not f for f, _ in found)]
+    return found
+
+
+#: Words that turn a relation round by themselves: a passive verb's agent, a noun's doer.
+_VOICE = frozenset(["auxpass", "agent", "nsubjpass"])
+
+
+def _anchor(anchor: Any, passage_anchor: Any, claim_doc: Any, passage_doc: Any) -> bool:
+    """Whether a matched word may anchor the order of the participants around it: "than" or a negation
+    always; with the parser, a verb, noun or adjective in the same part of speech and voice on both sides."""
+    if anchor.text.lower() == "than" or anchor.kind == "negation":
+        return True
+    if anchor.kind != "word" or participant(anchor) or claim_doc is None or passage_doc is None:
+        return False
+    token, other = claim_doc.token_at(anchor.start), passage_doc.token_at(passage_anchor.start)
+    # the same word read in two parts of speech is the parser's doing ("converts" as a noun), not a rewording
+    same_word = anchor.text.lower() == passage_anchor.text.lower()
+    if token is None or other is None or (token.pos_ != other.pos_ and not same_word) or not (
+            {token.pos_, other.pos_} & {"VERB", "NOUN", "ADJ"}):
+        return False
+    def voiced(t: Any) -> bool:
+        return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in t.children)
+    return not voiced(token) and not voiced(other)
+
+
+def _nearest(unit: Any, matched: Any, passage_units: list[Any], sentence: tuple[int, int], anchor: Any,
+             matches: Matches) -> Any:
+    """The alignment's match where it lies in the shared word's ``sentence``; else the passage unit that says
+    ``unit`` in that sentence nearest to the word ("Bhalla, not Dransfield, …" after "… the top seed, Arun
+    Bhalla"); else the alignment's match."""
+    if sentence[0] <= matched.start < sentence[1]:
+        return matched
+    said = [u for u in passage_units if sentence[0] <= u.start < sentence[1] and matches(unit, u)]
+    return min(said, key=lambda u: abs(u.start - anchor.start)) if said else matched
+
+
+def _possessor(doc: Any, unit: Any) -> bool:
+    token = doc.token_at(unit.start) if doc is not None else None
+    return token is not None and token.dep_ == "poss"
+
+
+#: A year: when a thing happened, which a sentence may say anywhere ("In 2025, …" / "… in 2025").
+_YEAR = re.compile(r"^(?:1[0-9]|20)\d\d$")
+
+
+def _side(unit: Any, claim_doc: Any) -> bool:
+    """A participant whose side of a shared word says who is who: a name, a figure but a year, a
+    designator, or a noun."""
+    if participant(unit):
+        return not _YEAR.match(unit.text)
+    token = claim_doc.token_at(unit.start) if claim_doc is not None and unit.kind == "word" else None
+    return token is not None and token.pos_ == "NOUN"
+
+
+def participant(unit: Any) -> bool:
+    """A name, a figure, or a one- or two-letter designator ("Kessler-42 *c*", "Model *S*")."""
+    return unit.kind in ("name", "figure") or unit.kind == "word" and len(unit.text) <= 2 and unit.text.isalnum()
+
+
+def _sentence_of(text: str, at: int) -> tuple[int, int]:
+    return next(((s.start, s.end) for s in sentences(text) if s.start <= at < s.end), (0, len(text)))
