@@ -81,8 +81,9 @@ def main() -> None:
         "chosen by citemark's retrieval.",
         "- **Output use:** citemark combines P(entailment) and P(contradiction) with word, number and name coverage "
         "in a logistic combiner (`combiner` in the manifest) into P(supported). The combiner's dozen or so weights and "
-        f"threshold were fitted on {manifest.get('combiner', {}).get('fitted_on', '?')} (the benchmark dev sets); "
-        "the network's weights never saw benchmark data. The cross-fit rows below are the out-of-sample check.",
+        f"threshold were fitted on {manifest.get('combiner', {}).get('fitted_on', '?')}; the network's weights never "
+        "saw benchmark data. The metrics below are those of the last full bench/report.py run (its date is in "
+        "bench/REPORT.md), with the combiner it had.",
         "",
         "## Training data",
         "",
