@@ -4,7 +4,7 @@ The set is material to develop the guards and binding checks on: read its misses
 rule, run it again. The contrast *suite* (bench/contrast/, other texts) is the test and is
 only ever measured, by ``python -m bench.contrast_suite``.
 
-    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--part text|html|html2|html3|text2|text3] [--show polarity,antonym | --show all]
+    python -m train.contrast_dev [--model NAME] [--combiner FILE] [--part text|html|html2|html3|text2|text3|text4] [--show polarity,antonym | --show all]
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ SET = Path(__file__).resolve().parent / "contrast_dev"
 TRUE_KINDS = {"verbatim", "paraphrase", "numeric_equivalent", "multi_sentence"}
 
 
-#: The parts of the set: three sets of plain-text passages (text, text2, text3), and three sets of HTML pages
+#: The parts of the set: four sets of plain-text passages (text, text2, text3, text4), and three sets of HTML pages
 #: with the boilerplate of real sites (read by citemark's own extraction, as a fetched citation is).
 PARTS = {"text": ("claims.jsonl", "pages", ".txt"), "html": ("claims-html.jsonl", "html", ".html"),
          "html2": ("claims-html2.jsonl", "html2", ".html"), "html3": ("claims-html3.jsonl", "html3", ".html"),
-         "text2": ("claims-text2.jsonl", "pages2", ".txt"), "text3": ("claims-text3.jsonl", "pages3", ".txt")}
+         "text2": ("claims-text2.jsonl", "pages2", ".txt"), "text3": ("claims-text3.jsonl", "pages3", ".txt"),
+         "text4": ("claims-text4.jsonl", "pages4", ".txt")}
 
 
 def source_text(part: str, page: str) -> str:

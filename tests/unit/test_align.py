@@ -278,3 +278,14 @@ def test_participants_keep_their_sides(claim, page, named):
 def test_a_reordering_that_keeps_who_is_who_is_complete(claim, page):
     alignment = align(claim, page, subject_context=page)
     assert alignment.complete, alignment.explanation()
+
+
+@pytest.mark.parametrize(("claim", "page", "complete"), [
+    ("The Benn is 312 km long.", "The Arlo is 312 km long, the Benn 188 km and the Corra 97 km.", False),
+    ("Carn Dubh is 1,204 m high.", "Peak heights: Ben Arran 1,204 m, Carn Dubh 1,116 m, Sgurr Mor 1,098 m.", False),
+    ("The Arlo is 312 km long.", "The Arlo is 312 km long, the Benn 188 km and the Corra 97 km.", True),
+    ("A wheel of Valdrenne weighs between about 77 and 93 pounds.",
+     "A single wheel of Valdrenne weighs between 35 and 42 kg.", True),
+])
+def test_a_figure_goes_with_the_name_whose_clause_gives_it(claim, page, complete):
+    assert align(claim, page, subject_context=page).complete is complete

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from citemark.scoring import parse
@@ -50,7 +51,7 @@ from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
-from citemark.scoring.order import mixed_across, reversed_around, swapped_across
+from citemark.scoring.order import figure_of_another, mixed_across, reversed_around, swapped_across
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
@@ -238,6 +239,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         wrong += [(unit, rival) for unit, rival in reversed_around(claim, passage, pairs, passage_units, matches, claim_doc,
                                                                  passage_doc) + mixed_across(claim, passage, pairs, claim_doc)
                   + swapped_across(claim, passage, pairs, passage_units, matches, claim_doc)
+                  + figure_of_another(passage, pairs, passage_units, _kind_of(claim_figures), _kind_of(passage_figures),
+                                      matches)
                   if all(unit is not m for m, _ in wrong)]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,
@@ -447,6 +450,14 @@ def _merge_figures(units: list[Unit], text: str) -> list[Unit]:
         else:
             merged.append(unit)
     return merged
+
+
+def _kind_of(figures: dict[int, Quantity]) -> Callable[[Unit], str | None]:
+    """A figure unit's kind ("length", "count:homes", "year"), read from its text's quantities."""
+    def kind(unit: Unit) -> str | None:
+        quantity = figures.get(int(unit.key[1:])) if unit.key.startswith("@") else None
+        return quantity.kind if quantity is not None else None
+    return kind
 
 
 def _matches(unit: Unit, other: Unit, claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> bool:

@@ -10,7 +10,9 @@ and the passage share, so they hold where the parse does not:
 - ``swapped_across``: the same preposition between two participants, the other way round
   ("converts YAML to TOML" for "converts TOML to YAML");
 - ``mixed_across``: a claim that compares nothing, taking its parts from both sides of a
-  comparison the passage makes ("1 in 10 people, against 1 in 30 for Loratel").
+  comparison the passage makes ("1 in 10 people, against 1 in 30 for Loratel");
+- ``figure_of_another``: a claim figure that the clauses naming the claim's names do not give,
+  where they give another of its kind ("the Benn 188 km" for "The Benn is 312 km long").
 
 A participant is a name, a figure, a one- or two-letter designator, or (with the parser) a noun.
 Units are the alignment's; ``matches`` tells whether a passage unit says a claim unit.
@@ -24,7 +26,7 @@ from typing import Any
 
 from citemark.scoring.segment import sentences
 
-__all__ = ["mixed_across", "participant", "reversed_around", "swapped_across"]
+__all__ = ["figure_of_another", "mixed_across", "participant", "reversed_around", "swapped_across"]
 
 #: Whether a passage unit says a claim unit (by identity, lemma, synonym or value).
 Matches = Callable[[Any, Any], bool]
@@ -209,3 +211,38 @@ def participant(unit: Any) -> bool:
 
 def _sentence_of(text: str, at: int) -> tuple[int, int]:
     return next(((s.start, s.end) for s in sentences(text) if s.start <= at < s.end), (0, len(text)))
+
+
+#: Where a clause of a passage sentence ends: a comma, a semicolon, a colon, a dash, "and", "but", "while"
+#: (not the "and" of a range: "between 35 and 42 kg").
+_CLAUSE_END = re.compile(r"[,;:()\u2014\u2013]|(?<!\d)\s(?:and|but|while|whereas)\s", re.IGNORECASE)
+
+
+def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
+                      claim_kind: Callable[[Any], str | None], passage_kind: Callable[[Any], str | None],
+                      matches: Matches) -> list[tuple[Any, Any]]:
+    """A claim figure that no clause naming the claim's names gives, where such a clause gives another figure
+    of its kind: "The Benn is 312 km long" is not stated by "The Arlo is 312 km long, the Benn 188 km and
+    the Corra 97 km". ``claim_kind`` and ``passage_kind`` give a figure unit's kind ("length", "count:homes";
+    None or "year" for a figure not read so)."""
+    names = [matched for unit, matched in pairs if unit.kind == "name"]
+    if not names:
+        return []
+    clauses = {_clause_of(passage, matched.start) for matched in names}
+    found = []
+    for unit, _ in pairs:
+        kind = claim_kind(unit) if unit.kind == "figure" else None
+        if kind in (None, "year", "count:"):
+            continue  # a bare number ("3-2") says too little of what it counts to be compared
+        beside = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == kind
+                  and any(start <= u.start < end for start, end in clauses)]
+        if beside and not any(matches(unit, u) for u in beside):
+            found.append((unit, beside[0]))
+    return found
+
+
+def _clause_of(text: str, at: int) -> tuple[int, int]:
+    """The clause of ``text`` around offset ``at``: between the clause ends of its sentence."""
+    start, end = _sentence_of(text, at)
+    cuts = [m.start() for m in _CLAUSE_END.finditer(text, start, end)]
+    return max([start] + [c for c in cuts if c < at]), min([end] + [c for c in cuts if c > at])
