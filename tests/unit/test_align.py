@@ -289,3 +289,11 @@ def test_a_reordering_that_keeps_who_is_who_is_complete(claim, page):
 ])
 def test_a_figure_goes_with_the_name_whose_clause_gives_it(claim, page, complete):
     assert align(claim, page, subject_context=page).complete is complete
+
+
+@needs_parser
+def test_a_name_equated_with_a_role_must_stand_in_that_roles_clause():
+    page = ("The committee was chaired by Professor Miriam Selkirk; its paediatric lead was Dr Callum Fraine, and its "
+            "lay member was Janet Wyburn.")
+    assert "Wyburn (it says: Fraine)" in explained("The committee's paediatric lead was Janet Wyburn.", page)
+    assert align("The committee's paediatric lead was Dr Callum Fraine.", page, subject_context=page).complete

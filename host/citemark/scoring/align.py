@@ -51,7 +51,7 @@ from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
-from citemark.scoring.order import figure_of_another, mixed_across, reversed_around, swapped_across
+from citemark.scoring.order import equated_apart, figure_of_another, mixed_across, reversed_around, swapped_across
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
@@ -241,6 +241,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                   + swapped_across(claim, passage, pairs, passage_units, matches, claim_doc)
                   + figure_of_another(passage, pairs, passage_units, _kind_of(claim_figures), _kind_of(passage_figures),
                                       matches)
+                  + equated_apart(claim_doc, passage, pairs, passage_units, matches)
                   if all(unit is not m for m, _ in wrong)]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,

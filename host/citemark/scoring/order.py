@@ -12,7 +12,9 @@ and the passage share, so they hold where the parse does not:
 - ``mixed_across``: a claim that compares nothing, taking its parts from both sides of a
   comparison the passage makes ("1 in 10 people, against 1 in 30 for Loratel");
 - ``figure_of_another``: a claim figure that the clauses naming the claim's names do not give,
-  where they give another of its kind ("the Benn 188 km" for "The Benn is 312 km long").
+  where they give another of its kind ("the Benn 188 km" for "The Benn is 312 km long");
+- ``equated_apart`` (with the parser): a name the claim equates with a noun by "be", which the
+  passage gives in another clause than that noun while naming someone else beside the noun.
 
 A participant is a name, a figure, a one- or two-letter designator, or (with the parser) a noun.
 Units are the alignment's; ``matches`` tells whether a passage unit says a claim unit.
@@ -26,7 +28,7 @@ from typing import Any
 
 from citemark.scoring.segment import sentences
 
-__all__ = ["figure_of_another", "mixed_across", "participant", "reversed_around", "swapped_across"]
+__all__ = ["equated_apart", "figure_of_another", "mixed_across", "participant", "reversed_around", "swapped_across"]
 
 #: Whether a passage unit says a claim unit (by identity, lemma, synonym or value).
 Matches = Callable[[Any, Any], bool]
@@ -246,3 +248,35 @@ def _clause_of(text: str, at: int) -> tuple[int, int]:
     start, end = _sentence_of(text, at)
     cuts = [m.start() for m in _CLAUSE_END.finditer(text, start, end)]
     return max([start] + [c for c in cuts if c < at]), min([end] + [c for c in cuts if c > at])
+
+
+def equated_apart(claim_doc: Any, passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
+                  matches: Matches) -> list[tuple[Any, Any]]:
+    """A name the claim equates with a noun by "be" ("its paediatric lead was Janet Wyburn") that the
+    passage gives in another clause than that noun, whose own clause names someone else: "its paediatric
+    lead was Dr Callum Fraine, and its lay member was Janet Wyburn"."""
+    if claim_doc is None:
+        return []
+    found = []
+    for _, doc in claim_doc.docs:
+        for verb in doc:
+            if verb.lemma_ != "be":
+                continue
+            sides = [c for c in verb.children if c.dep_ in ("nsubj", "attr")]
+            units = [next((c for c, _ in pairs if c.start <= claim_doc.start(t) < c.end), None) for t in sides]
+            if len(units) != 2 or None in units:
+                continue
+            name = next((u for u in units if u.kind == "name"), None)
+            other = next((u for u in units if u is not name), None)
+            if name is None or other is None or other.kind != "word":
+                continue
+            name_at = next(p for c, p in pairs if c is name)
+            other_at = next(p for c, p in pairs if c is other)
+            clause = _clause_of(passage, other_at.start)
+            if clause == _clause_of(passage, name_at.start):
+                continue
+            rivals = [u for u in passage_units if u.kind == "name" and clause[0] <= u.start < clause[1]
+                      and not any(matches(c, u) for c, _ in pairs)]
+            if rivals:
+                found.append((name, rivals[-1]))  # the surname of "Dr Callum Fraine"
+    return found
