@@ -31,9 +31,10 @@ Moon while Collins stayed in orbit"), read through the passive, conjunctions,
 appositions, relative clauses and a subject shared with a following "to" verb; and a
 name or figure must qualify the same word in the passage as in the claim where the passage
 qualifies that word otherwise ("9 seismometers" is not "24 seismometers … and 9 on Tiel":
-``attachment.py``); and a comparison's "than" keeps each name on its side ("Tansey is older
-than Brackwell" is not "Brackwell is older than Tansey"). Without the parser
-``Alignment.relations_checked`` is False.
+``attachment.py``). Without the parser ``Alignment.relations_checked`` is False. Who stands on
+which side of a word the claim and passage share, of a comparison or of a preposition, and which
+clause gives a name's figure, is read by word order (``order.py``), parser or not ("Tansey is
+older than Brackwell" is not "Brackwell is older than Tansey").
 
 Run ``python -m citemark.scoring.align`` for a small demonstration.
 """
@@ -235,14 +236,14 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         wrong = misbound(claim_doc, passage_doc, pairs, passage_units, matches, subject_context)
         wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, pairs, passage_units, matches)
                   if all(unit is not m for m, _ in wrong)]
-    if not unmatched:
-        wrong += [(unit, rival) for unit, rival in reversed_around(claim, passage, pairs, passage_units, matches, claim_doc,
-                                                                 passage_doc) + mixed_across(claim, passage, pairs, claim_doc)
-                  + swapped_across(claim, passage, pairs, passage_units, matches, claim_doc)
-                  + figure_of_another(passage, pairs, passage_units, _kind_of(claim_figures), _kind_of(passage_figures),
-                                      matches)
-                  + equated_apart(claim_doc, passage, pairs, passage_units, matches)
-                  if all(unit is not m for m, _ in wrong)]
+    if not unmatched:  # who is who by word order (order.py), where the parse may be wrong
+        ordered = (reversed_around(claim, passage, pairs, passage_units, matches, claim_doc, passage_doc)
+                   + mixed_across(claim, passage, pairs, claim_doc)
+                   + swapped_across(claim, passage, pairs, passage_units, matches, claim_doc)
+                   + figure_of_another(passage, pairs, passage_units, _kind_of(claim_figures),
+                                       _kind_of(passage_figures), matches)
+                   + equated_apart(claim_doc, passage, pairs, passage_units, matches))
+        wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,
                                passage_units, used, claim_figures, passage_figures) + tuple(

@@ -22,6 +22,7 @@ Units are the alignment's; ``matches`` tells whether a passage unit says a claim
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from typing import Any
@@ -92,16 +93,16 @@ def swapped_across(claim: str, passage: str, pairs: list[tuple[Any, Any]], passa
     misreads the sentence."""
     found: list[tuple[Any, Any | None]] = []
     sides = [unit for unit, _ in pairs if _side(unit, claim_doc)]
-    spans = [(span.start, span.end) for span in sentences(passage)]
     for first in sides:
         for second in sides:
             if first.start >= second.start or first.key == second.key or any(first is f for f, _ in found):
                 continue
             between = _words(claim[first.end : second.start])
             ordering = between & _ORDERING
-            if not ordering or len(between) > _NEAR or len(_sentences_of(claim, first, second)) > 1:
+            if not ordering or len(between) > _NEAR or _sentence_of(claim, first.start) != _sentence_of(
+                    claim, second.start):
                 continue
-            for start, end in spans:
+            for start, end in _spans(passage):
                 firsts = [u for u in passage_units if start <= u.start < end and matches(first, u)]
                 seconds = [u for u in passage_units if start <= u.start < end and matches(second, u)]
                 kept = any(a.end <= b.start and len(_words(passage[a.end : b.start])) <= _NEAR
@@ -119,10 +120,6 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
 
 
-def _sentences_of(text: str, *units: Any) -> set[tuple[int, int]]:
-    return {_sentence_of(text, u.start) for u in units}
-
-
 #: Words that set two things side by side in one sentence: what stands after one is said of the other thing.
 #: Not "rather than" (an alternative) nor "more than 250,000" (an amount).
 _CONTRAST = re.compile(r"(?<!rather )\b(?:than(?!\s+(?:about\s+|around\s+)?[\d£$€])|against|whereas|while|unlike|"
@@ -138,9 +135,9 @@ def mixed_across(claim: str, passage: str, pairs: list[tuple[Any, Any]],
     1,900 mm, than in the east"; "Cetrafen causes drowsiness in 1 in 30 people" is not stated by "Cetrafen
     causes drowsiness in 1 in 10 people, against 1 in 30 for Loratel". What stands after the comparing
     word is named (the claim's subject comes first on both sides)."""
-    said = {word.lower() for word in re.findall(r"[A-Za-z]+", claim)}
+    said = _words(claim)
     found: list[tuple[Any, Any | None]] = []
-    for start, end in ((span.start, span.end) for span in sentences(passage)):
+    for start, end in _spans(passage):
         for contrast in _CONTRAST.finditer(passage, start, end):
             if contrast.group(0).split()[0].lower() in said:
                 continue  # the claim compares too ("more effective than"): reversed_around reads it
@@ -211,8 +208,14 @@ def participant(unit: Any) -> bool:
     return unit.kind in ("name", "figure") or unit.kind == "word" and len(unit.text) <= 2 and unit.text.isalnum()
 
 
+@functools.lru_cache(maxsize=64)
+def _spans(text: str) -> tuple[tuple[int, int], ...]:
+    """The sentences of ``text`` as (start, end), segmented once per text: every check reads them per unit."""
+    return tuple((span.start, span.end) for span in sentences(text))
+
+
 def _sentence_of(text: str, at: int) -> tuple[int, int]:
-    return next(((s.start, s.end) for s in sentences(text) if s.start <= at < s.end), (0, len(text)))
+    return next(((start, end) for start, end in _spans(text) if start <= at < end), (0, len(text)))
 
 
 #: Where a clause of a passage sentence ends: a comma, a semicolon, a colon, a dash, "and", "but", "while"
