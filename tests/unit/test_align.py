@@ -297,3 +297,58 @@ def test_a_name_equated_with_a_role_must_stand_in_that_roles_clause():
             "lay member was Janet Wyburn.")
     assert "Wyburn (it says: Fraine)" in explained("The committee's paediatric lead was Janet Wyburn.", page)
     assert align("The committee's paediatric lead was Dr Callum Fraine.", page, subject_context=page).complete
+
+
+def test_the_claim_is_read_where_the_passage_states_it_most_fully():
+    """Not in the line before, which shares one of its names under a negation."""
+    page = ("- Expresses will no longer stop at Orla or Kemble Halt.\n"
+            "- Orla will keep an hourly stopping service.\n- Sunday trains will start later.")
+    assert align("Orla will keep an hourly stopping service.", page).complete
+    beach = ("Brell Sands is the longest beach on the coast at 7 kilometres. The second-longest, at Marn, is half "
+             "that length.")
+    assert align("Brell Sands is about 4.3 miles long.", beach, subject_context=beach).complete
+
+
+def test_names_joined_by_a_dash_are_one_name():
+    page = "Comet Halden–Ruiz was found in March. Comets are unpredictable, and it could end up a magnitude fainter."
+    assert align("Comets are unpredictable, and Comet Halden–Ruiz could end up a magnitude fainter.",
+                 page.split(". ")[1], subject_context=page).complete
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "complete"),
+    [
+        ("The Brell Canal is about 31 miles long.", "The Brell Canal is a 50-kilometre waterway.", True),
+        ("The Tarn viaduct weighs about 2,200 lb.", "| Tarn viaduct | 1,000 kg |", True),
+        ("The overture lasts 12 minutes.", "The overture is a 12-minute piece.", True),
+        # the unit says a length, not which one
+        ("The Brell Canal is about 31 miles wide.", "The Brell Canal is a 50-kilometre waterway.", False),
+        ("The Brell Canal is about 31 miles long.", "The Brell Canal is a 50-kilometre waterway, 30 m wide.", False),
+        ("The overture lasts 12 minutes.", "The overture began 12 minutes late.", False),
+    ],
+)
+def test_a_figure_s_unit_says_what_it_measures(claim, passage, complete):
+    assert align(claim, passage).complete is complete
+
+
+@needs_parser
+def test_a_description_may_be_a_name_s_own_last_word():
+    page = ("Marrick Building Society, a lender based in Tolby, has agreed to merge. Marrick's chief executive, Ann "
+            "Vey, said the society could not afford the spending needed to compete alone.")
+    claim = "Ann Vey said Marrick could not afford the spending needed to compete alone."
+    assert align(claim, page.split(". ")[1], subject_context=page).complete
+    two = page.replace("has agreed to merge", "has agreed to merge with Holt Building Society")
+    assert not align(claim, two.split(". ")[1], subject_context=two).complete
+
+
+@needs_parser
+def test_a_passive_verb_shares_the_subject_of_the_verb_it_joins():
+    page = "That novel, The Copper Field, came out in 1990. It sold slowly at first but was adapted for radio in 1995."
+    assert align("The Copper Field was adapted for radio in 1995.", page, subject_context=page).complete
+
+
+@needs_parser
+def test_the_owner_of_a_shared_noun_is_a_role():
+    page = "That deal, Ostrom's €2 billion takeover of the brewer Tavely, was completed in May."
+    assert align("Ostrom's €2 billion takeover of Tavely was completed in May.", page).complete
+    assert "Tavely (it says: Ostrom)" in explained("Tavely's €2 billion takeover of Ostrom was completed in May.", page)

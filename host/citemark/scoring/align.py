@@ -214,16 +214,19 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     passage_figures = {q.start: q for q in passage_quantities}
     claim_units = _units(claim, claim_quantities)
     passage_units = _units(passage, passage_quantities)
-    pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
+    spans = [(span.start, span.end) for span in sentences(passage)]
+    pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
     unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
+    unmatched = _measured(claim, unmatched, pairs, claim_figures, passage_figures, passage, spans)
     claim_doc = passage_doc = None
     gap = PARSE_GAP if paraphraser is None else max(PARSE_GAP, PARAPHRASE_GAP)
     if len(unmatched) <= gap and parse.installed() and parse.load() is not None:
         claim_doc, passage_doc = Parsed(claim, whole=True), Parsed(passage)
         claim_units = _units(claim, claim_quantities, claim_doc)
         passage_units = _units(passage, passage_quantities, passage_doc)
-        pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures)
+        pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
         unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
+        unmatched = _measured(claim, unmatched, pairs, claim_figures, passage_figures, passage, spans)
     paraphrased: list[tuple[Unit, Unit]] = []
     if paraphraser is not None and 0 < len(unmatched) <= PARAPHRASE_GAP and all(u.kind == "word" for u in unmatched):
         paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser,
@@ -341,24 +344,53 @@ def _stated_clauses(claim: str, units: list[Unit], unmatched: list[Unit]) -> tup
 PARSE_GAP = 2
 
 
+#: The sentences where most claim units find a match that are each tried as where the claim is read.
+ANCHORS = 2
+
+
 def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: dict[int, Quantity],
-             passage_figures: dict[int, Quantity]) -> tuple[list[tuple[Unit, Unit]], list[Unit], dict[int, Unit]]:
+             passage_figures: dict[int, Quantity], passage: str,
+             spans: list[tuple[int, int]]) -> tuple[list[tuple[Unit, Unit]], list[Unit], dict[int, Unit]]:
+    """The claim read where the passage states it most fully: of the readings that start in the passage's
+    first match and in the sentences where most claim units find one (``ANCHORS``), the one that leaves
+    fewest claim units and passage modifiers unaccounted for, then the most compact ("- Wickmoor will keep
+    a half-hourly service", not the "no longer stop at Wickmoor" of the line before)."""
+    candidates_of = {id(unit): [j for j, other in enumerate(passage_units)
+                                if _matches(unit, other, claim_figures, passage_figures)] for unit in claim_units}
+    counts = [sum(any(start <= passage_units[j].start < end for j in found) for found in candidates_of.values())
+              for start, end in spans]
+    anchors = [None, *sorted((span for span, n in zip(spans, counts, strict=True) if n),
+                             key=lambda span: -counts[spans.index(span)])[:ANCHORS]]
+    best, best_cost = None, None
+    for anchor in anchors:
+        reading = _read_at(anchor, claim_units, passage_units, candidates_of, spans)
+        used = reading[2]
+        cost = (len(reading[1]), len(_unmatched_modifiers(passage, passage_units, used)),
+                max((u.start for u in (passage_units[j] for j in used)), default=0)
+                - min((u.start for u in (passage_units[j] for j in used)), default=0))
+        if best_cost is None or cost < best_cost:
+            best, best_cost = reading, cost
+    assert best is not None
+    return best
+
+
+def _read_at(anchor: tuple[int, int] | None, claim_units: list[Unit], passage_units: list[Unit],
+             candidates_of: dict[int, list[int]], spans: list[tuple[int, int]]) -> tuple[list[tuple[Unit, Unit]], list[Unit], dict[int, Unit]]:
     """Each claim unit matched to a passage unit, one to one: (pairs, unmatched, passage index → claim unit).
     Most specific first (figures, names, words); negations last, so each finds the one that stands
-    before the words already matched."""
+    before the words already matched; the first near ``anchor``."""
     used: dict[int, Unit] = {}
     pairs: list[tuple[Unit, Unit]] = []
     unmatched: list[Unit] = []
     for unit in sorted(claim_units, key=lambda u: _ORDER.index(u.kind)):
-        candidates = [j for j, other in enumerate(passage_units)
-                      if j not in used and _matches(unit, other, claim_figures, passage_figures)]
+        candidates = [j for j in candidates_of[id(unit)] if j not in used]
         # a figure the passage gives in the same digits is that one, not a near value ("about 108 million" is
         # the 108, not the "about 112 million" that a hedge would also admit)
         exact = [j for j in candidates if unit.kind == "figure" and _DIGITS.sub("", unit.text) == _DIGITS.sub(
             "", passage_units[j].text) != ""]
         candidates = exact or candidates
         if candidates:
-            found = min(candidates, key=lambda j: _distance(j, used, passage_units))
+            found = min(candidates, key=lambda j: _distance(j, used, passage_units, anchor, spans))
             used[found] = unit
             pairs.append((unit, passage_units[found]))
         else:
@@ -369,10 +401,24 @@ def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: 
 _ORDER = ("figure", "name", "word", "negation")
 
 
-def _distance(j: int, used: dict[int, Unit], units: list[Unit]) -> int:
-    """How far passage unit ``j`` lies from the words already matched (0 when none is): the claim's
-    words are read where most of them are, not in a sentence that shares one of them."""
-    return min((abs(units[j].start - units[k].start) for k in used), default=0)
+def _distance(j: int, used: dict[int, Unit], units: list[Unit], anchor: tuple[int, int] | None = None,
+              spans: list[tuple[int, int]] | None = None) -> int:
+    """How far passage unit ``j`` lies from the words already matched, a sentence's end between them
+    counting as ``_ELSEWHERE`` characters more (``spans``); before any is matched, how far from the
+    ``anchor`` sentence. The claim's words are read where most of them are, not in a sentence that
+    shares one of them ("- Wickmoor will keep a half-hourly service", not the "no longer stop at
+    Wickmoor" of the line before)."""
+    at = units[j].start
+    if not used:
+        return 0 if anchor is None or anchor[0] <= at < anchor[1] else min(abs(at - anchor[0]), abs(at - anchor[1]))
+    own = next((span for span in spans or () if span[0] <= at < span[1]), None)
+    return min(abs(at - units[k].start) + (0 if own is None or own[0] <= units[k].start < own[1] else _ELSEWHERE)
+               for k in used)
+
+
+#: What a sentence's end between two words adds to their distance, in characters: "the longest beach on the
+#: coast at 7 kilometres" holds the "longest" of its figure, not the "second-longest" that opens the next sentence.
+_ELSEWHERE = 40
 
 
 def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, Unit]], passage: list[Unit],
@@ -405,6 +451,44 @@ def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, 
     return kept
 
 
+#: The word that names what a figure of each dimension measures, when the figure's unit says it alone:
+#: "about 60 miles long" is stated by "a 96-kilometre waterway", "weighs 3.5 lb" by "1.6 kg".
+IMPLIED_BY_UNIT = {"length": frozenset(["long", "length"]), "mass": frozenset(["weigh", "weight", "heavy"]),
+                   "time": frozenset(["last"])}
+#: Words that make a passage figure another measure than the implied one ("96 km wide", "42 minutes late").
+_OTHER_MEASURE = {
+    "length": re.compile(r"\b(?:wide|width|broad|breadth|deep|depth|high|height|tall|thick|thickness|across|diameter|"
+                         r"radius|altitude|elevation|above|below|beyond|span|beam|away|from)\b", re.IGNORECASE),
+    "mass": re.compile(r"\b(?:lift|lifts|carry|carries|payload|load|capacity|per)\b", re.IGNORECASE),
+    "time": re.compile(r"\b(?:late|later|earlier|early|ago|delay\w*|after|before|within|every|per|since)\b", re.IGNORECASE),
+}
+#: How many words may stand between a claim figure and the word its unit implies ("weighs about 3.5 lb").
+_MEASURE_REACH = 2
+
+
+def _measured(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, Unit]], claim_figures: dict[int, Quantity],
+              passage_figures: dict[int, Quantity], passage: str, spans: list[tuple[int, int]]) -> list[Unit]:
+    """Claim words accounted for by the unit of the figure beside them: "long" of "60 miles long" when
+    the passage's matched figure is a length and its sentence names no other measure ("wide", "deep")."""
+    kept = []
+    for unit in unmatched:
+        accounted = False
+        for figure, other in pairs:
+            if figure.kind != "figure" or not other.key.startswith("@"):
+                continue
+            quantity = claim_figures.get(int(figure.key[1:]))
+            if quantity is None or unit.key not in IMPLIED_BY_UNIT.get(quantity.dimension or "", ()):
+                continue
+            between = claim[min(unit.end, figure.end) : max(unit.start, figure.start)]
+            sentence = next((passage[a:b] for a, b in spans if a <= other.start < b), passage)
+            if len(_TOKEN.findall(between)) <= _MEASURE_REACH and not _OTHER_MEASURE[quantity.dimension].search(sentence):
+                accounted = True
+                break
+        if not accounted:
+            kept.append(unit)
+    return kept
+
+
 def _definite(text: str, start: int) -> bool:
     """Whether the word at ``start`` of ``text`` follows a definite determiner ("*the* band")."""
     before = text[max(0, start - 7) : start].split()
@@ -412,7 +496,16 @@ def _definite(text: str, start: int) -> bool:
 
 
 def _name_spans(text: str) -> list[tuple[int, int]]:
-    return [(at, at + len(name)) for name, _, start in name_spans(text) if (at := text.find(name, start)) >= 0]
+    """Where the text's names stand; names joined by a hyphen or dash are one ("Comet Ambervale–Tsukino")."""
+    spans: list[tuple[int, int]] = []
+    for name, _, start in name_spans(text):
+        if (at := text.find(name, start)) < 0:
+            continue
+        if spans and text[spans[-1][1] : at] in ("-", "\u2013"):
+            spans[-1] = (spans[-1][0], at + len(name))
+        else:
+            spans.append((at, at + len(name)))
+    return spans
 
 
 def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> list[Unit]:

@@ -9,7 +9,10 @@ ties the two together, and ties no other name to it:
 - "The Amberlights are a folk band", "The Amberlights, a folk band": the name, then a copula or
   a comma, then the noun behind up to three other words;
 - "the folk band the Amberlights", "the trawler Girl Annis": the noun just before the name;
-- "the Havelmouth crossing": the name as the noun's first word.
+- "the Havelmouth crossing": the name as the noun's first word;
+- "Tessel Building Society": the noun as the name's own last word ("the society").
+
+A compound noun is read by its last part: "the Tarrow Way footpath" ties "the path".
 
 "The company" on a page about two companies ties to both, and so stands for neither: the
 alignment then asks for the name itself.
@@ -34,6 +37,8 @@ _AFTER = re.compile(rf"^(?:['’]s?)?(?:\s*,\s*|\s+(?:is|was|are|were|became|rem
 #: After a name that follows "the", the noun it qualifies ("the Havelmouth crossing").
 _QUALIFIED = re.compile(r"^\s+([a-z][\w-]*)\b")
 #: Before a name: "the/a … NOUN [of] NAME" ("the trawler Girl Annis", "the market town of Caddenham").
+#: A noun's last part, at least this long, stands for the compound ("path" of "footpath").
+_COMPOUND_PART = 4
 _BEFORE = re.compile(r"\b(?:the|an?)\s+((?:(?!(?:the|an?)\s)[a-z][\w’'-]*\s+){0,3}[a-z][\w’'-]*)\s*,?\s+(?:of\s+)?(?:the\s+)?$")
 
 
@@ -41,7 +46,10 @@ def stands_for(name_word: str, noun: str, context: str) -> bool:
     """Whether a definite ``noun`` ("band") may be read as the name holding ``name_word``
     ("Amberlights"): ``context`` (the page around the passage) ties that noun to that name and to no
     other name."""
-    named = _described(context).get(stem(noun.lower()))
+    ties = _described(context)
+    key = stem(noun.lower())
+    named = ties.get(key) or [words for tied, names in ties.items() if len(key) >= _COMPOUND_PART and tied.endswith(key)
+                              for words in names]
     if not named:
         return False
     forms = name_forms(name_word.lower())
@@ -78,6 +86,8 @@ def _described(context: str) -> dict[str, list[frozenset[str]]]:
             nouns.append(qualified.group(1))
         if before := _BEFORE.search(context[max(0, at - 60) : at]):
             nouns += _phrase(before.group(1))
+        if len(parts := name.split(". ")[0].split()) >= 2 and parts[-1].isalpha() and parts[-1][0].isupper():
+            nouns.append(parts[-1].lower())  # "Tessel Building Society": the society
         for noun in nouns:
             if noun not in DEFINITE:
                 named = ties.setdefault(stem(noun), [])

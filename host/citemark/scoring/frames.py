@@ -57,8 +57,11 @@ def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
         elif role == "object" and child.dep_ == "npadvmod" and any(c.dep_ == "nummod" for c in child.children):
             heads.append(child)  # a measure the verb takes: "lasted 36 hours" (the parser's npadvmod)
     has_subject = any(c.dep_ in ("nsubj", "nsubjpass", "csubj") for c in verb.children)
-    if not heads and role == "doer" and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb:
-        return _fillers(verb.head, role, whole=whole)
+    # a verb sharing the subject of the verb it joins: its doer, or what a passive acts on ("It sold modestly but
+    # *was adapted* for television": "It" was adapted)
+    if not heads and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb and (
+            role == ("object" if _passive(verb) else "doer")):
+        return _fillers(verb.head, "object" if _passive(verb.head) else "doer", whole=whole)
     if not heads and role == "doer" and not has_subject:
         # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod)
         heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT]
@@ -71,6 +74,10 @@ def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
         found.add(token.i)
         stack += list(token.children) if whole else [c for c in token.children if c.dep_ in _JOINED]
     return found
+
+
+def _passive(verb: Any) -> bool:
+    return any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children)
 
 
 class Parsed:
@@ -109,7 +116,7 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
     verbs += [(verb, None, None) for _, doc in claim_doc.docs for verb in doc if _carrier(verb)]
     for verb, verb_unit, matched in verbs:
         matched_token = passage_doc.token_at(matched.start) if matched is not None else None
-        if matched_token is not None and matched_token.pos_ == "PROPN":
+        if matched_token is not None and matched.kind == "name" and _in_compound_name(matched_token):
             # "manufactures" is not stated by the "Manufacturing" of "Hexwood Manufacturing"
             found[verb_unit.start] = (verb_unit, matched)
             continue
@@ -150,6 +157,13 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
         for claim_unit, rival in best or []:
             found.setdefault(claim_unit.start, (claim_unit, rival if rival is not None and not isinstance(rival, bool) else None))
     return list(found.values())
+
+
+def _in_compound_name(token: Any) -> bool:
+    """A word of a name of several words ("Manufacturing" of "Hexwood Manufacturing"), not a capitalised
+    word that opens a sentence or a table's cell ("Built of pale brick", "| Weight with battery |")."""
+    return token.pos_ == "PROPN" and (any(c.dep_ == "compound" and c.pos_ == "PROPN" for c in token.children)
+                                      or token.dep_ == "compound" and token.head.pos_ == "PROPN")
 
 
 def _carrier(token: Any) -> bool:

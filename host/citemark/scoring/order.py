@@ -63,6 +63,11 @@ def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], pass
                  and claim_sentence[0] <= unit.start < claim_sentence[1]
                  # "Voltcairn's parent company" is "the parent company of Voltcairn"
                  and not (noun_anchor and (_possessor(claim_doc, unit) or _possessor(passage_doc, matched)))]
+        # "Corvalis's takeover of Bartosz & Wren" for "Bartosz & Wren's takeover of Corvalis"
+        owners = _other_owner(anchor, passage_anchor, pairs, claim_doc, passage_doc, matches) if noun_anchor else None
+        if owners is not None and id(owners[0]) not in flagged:
+            flagged.add(id(owners[0]))
+            found.append(owners)
         crossed_forward = [(u, m) for u, m in sides if u.start < anchor.start and m.start > passage_anchor.start]
         crossed_back = [(u, m) for u, m in sides if u.start > anchor.start and m.start < passage_anchor.start]
         for (first, first_match), (second, second_match) in ((f, b) for f in crossed_forward for b in crossed_back):
@@ -183,6 +188,33 @@ def _nearest(unit: Any, matched: Any, passage_units: list[Any], sentence: tuple[
         return matched
     said = [u for u in passage_units if sentence[0] <= u.start < sentence[1] and matches(unit, u)]
     return min(said, key=lambda u: abs(u.start - anchor.start)) if said else matched
+
+
+def _other_owner(anchor: Any, passage_anchor: Any, pairs: list[tuple[Any, Any]], claim_doc: Any, passage_doc: Any,
+                 matches: Matches) -> tuple[Any, Any] | None:
+    """(the claim's possessor of a shared noun, the passage's) where the passage's possessor of that noun is
+    another of the claim's names: "Corvalis's takeover of Bartosz & Wren" for "Bartosz & Wren's takeover
+    of Corvalis". A possessive said with "of" on one side only is no rival ("Voltcairn's parent company")."""
+    if passage_doc is None:
+        return None
+    claim_owner = _owner(claim_doc, anchor.start, [unit for unit, _ in pairs])
+    passage_owner = _owner(passage_doc, passage_anchor.start, [matched for _, matched in pairs])
+    if claim_owner is None or passage_owner is None or claim_owner.kind != "name" or matches(claim_owner, passage_owner):
+        return None
+    named = any(unit is not claim_owner and unit.kind == "name" and matched is passage_owner for unit, matched in pairs)
+    return (claim_owner, passage_owner) if named else None
+
+
+def _owner(doc: Any, start: int, units: list[Any]) -> Any | None:
+    """The unit (of ``units``) that possesses the noun at ``start`` ("Corvalis" of "Corvalis's takeover")."""
+    token = doc.token_at(start)
+    owners = [c for c in token.children if c.dep_ == "poss"] if token is not None else []
+    for owner in owners:
+        for t in owner.subtree:
+            unit = next((u for u in units if u.start == doc.start(t)), None)
+            if unit is not None:
+                return unit
+    return None
 
 
 def _possessor(doc: Any, unit: Any) -> bool:
