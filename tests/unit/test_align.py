@@ -352,3 +352,22 @@ def test_the_owner_of_a_shared_noun_is_a_role():
     page = "That deal, Ostrom's €2 billion takeover of the brewer Tavely, was completed in May."
     assert align("Ostrom's €2 billion takeover of Tavely was completed in May.", page).complete
     assert "Tavely (it says: Ostrom)" in explained("Tavely's €2 billion takeover of Ostrom was completed in May.", page)
+
+
+@needs_parser
+@pytest.mark.parametrize(
+    ("claim", "complete"),
+    [
+        ("Pennock Homes has borrowed £85 million from Halbrook.", True),
+        ("Halbrook has borrowed £85 million from Pennock Homes.", False),
+        ("Marian Ostley was defeated by Dev Kaplan.", True),
+        ("Dev Kaplan defeated Marian Ostley.", True),
+        ("Marian Ostley defeated Dev Kaplan.", False),
+        ("In 1596 the Dunmarr family bought the island from the MacOdrums.", True),
+        ("In 1596 the MacOdrums bought the island from the Dunmarr family.", False),
+    ],
+)
+def test_a_converse_verb_states_the_event_from_the_other_side(claim, complete):
+    page = ("Halbrook has lent £85 million to the housing developer Pennock Homes. Marian Ostley lost her seat to "
+            "Dev Kaplan. In 1596 the MacOdrums sold the island to the Dunmarr family.")
+    assert align(claim, page, subject_context=page).complete is complete

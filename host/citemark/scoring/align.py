@@ -48,6 +48,7 @@ from dataclasses import dataclass, field
 
 from citemark.scoring import parse
 from citemark.scoring.attachment import misattached
+from citemark.scoring.converses import crossed, pair_converses
 from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound
 from citemark.scoring.guards import name_forms, name_spans
@@ -227,6 +228,10 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
         unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
         unmatched = _measured(claim, unmatched, pairs, claim_figures, passage_figures, passage, spans)
+    converse: list[tuple[Unit, Unit]] = []
+    if claim_doc is not None and passage_doc is not None and unmatched:  # "lent … to" for "borrowed … from"
+        converse, unmatched = pair_converses(claim_doc, passage_doc, unmatched, passage_units, used)
+        pairs += converse
     paraphrased: list[tuple[Unit, Unit]] = []
     if paraphraser is not None and 0 < len(unmatched) <= PARAPHRASE_GAP and all(u.kind == "word" for u in unmatched):
         paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser,
@@ -235,18 +240,23 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     modifiers = _unmatched_modifiers(passage, passage_units, used)
     wrong: list[tuple[Unit, Unit | None]] = []  # matched units the passage puts in another relation
     matches = functools.partial(_matches, claim_figures=claim_figures, passage_figures=passage_figures)
+    # a converse's participants are read by its mapping of roles, not by their sides or prepositions
+    plain = [pair for pair in pairs if all(pair[0] is not verb for verb, _ in converse)]
+    placed: set[int] = set()
     if claim_doc is not None and passage_doc is not None and not unmatched:
-        wrong = misbound(claim_doc, passage_doc, pairs, passage_units, matches, subject_context)
-        wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, pairs, passage_units, matches)
-                  if all(unit is not m for m, _ in wrong)]
+        wrong, placed = crossed(claim_doc, passage_doc, converse, pairs, passage_units, matches)
+        wrong += misbound(claim_doc, passage_doc, plain, passage_units, matches, subject_context)
+        wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, plain, passage_units, matches)
+                  if all(unit is not m for m, _ in wrong) and id(unit) not in placed]
     if not unmatched:  # who is who by word order (order.py), where the parse may be wrong
-        ordered = (reversed_around(claim, passage, pairs, passage_units, matches, claim_doc, passage_doc)
-                   + mixed_across(claim, passage, pairs, claim_doc)
-                   + swapped_across(claim, passage, pairs, passage_units, matches, claim_doc)
-                   + figure_of_another(passage, pairs, passage_units, _kind_of(claim_figures),
+        ordered = (reversed_around(claim, passage, plain, passage_units, matches, claim_doc, passage_doc)
+                   + mixed_across(claim, passage, plain, claim_doc)
+                   + swapped_across(claim, passage, plain, passage_units, matches, claim_doc)
+                   + figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
                                        _kind_of(passage_figures), matches)
-                   + equated_apart(claim_doc, passage, pairs, passage_units, matches))
-        wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)]
+                   + equated_apart(claim_doc, passage, plain, passage_units, matches))
+        wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)
+                  and id(unit) not in placed]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,
                                passage_units, used, claim_figures, passage_figures) + tuple(

@@ -28,7 +28,7 @@ from citemark.scoring.guards import name_forms
 from citemark.scoring.order import Matches, participant
 from citemark.scoring.segment import sentences
 
-__all__ = ["Parsed", "misbound"]
+__all__ = ["Parsed", "fillers", "misbound"]
 
 #: The words of a written name, as the alignment's name units are ("KR-2" → "kr", "2").
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -42,7 +42,7 @@ _MISREAD_SUBJECT = frozenset(["amod", "compound", "npadvmod", "nmod", "dep"])
 _JOINED = frozenset(["conj", "appos"])
 
 
-def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
+def fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
     """Token indices of whoever fills ``role`` of ``verb``: its subject (or the agent of a passive)
     as the doer, its direct object (or a passive's subject) as the object, through relative
     pronouns and the subject a "to" verb or a second verb shares with the first. Each filler's
@@ -61,7 +61,7 @@ def _fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
     # *was adapted* for television": "It" was adapted)
     if not heads and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb and (
             role == ("object" if _passive(verb) else "doer")):
-        return _fillers(verb.head, "object" if _passive(verb.head) else "doer", whole=whole)
+        return fillers(verb.head, "object" if _passive(verb.head) else "doer", whole=whole)
     if not heads and role == "doer" and not has_subject:
         # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod)
         heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT]
@@ -121,7 +121,7 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
             found[verb_unit.start] = (verb_unit, matched)
             continue
         roles = [(claim_unit, filler, role, _parts(verb, role, claim_unit, pairs)) for role in ("doer", "object")
-                 for i in sorted(_fillers(verb, role))
+                 for i in sorted(fillers(verb, role))
                  if (claim_unit := _claim_unit(filler := verb.doc[i], pairs)) is not None
                  and (filler.pos_ in ("PROPN", "NOUN", "NUM") or claim_unit.kind == "name")]
         if not roles:
@@ -139,7 +139,7 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
         # a role the parser read in some occurrence of the verb is read in every one (a common word is
         # excused only where the passage's structure for the verb is not read at all)
         read = {role for role in ("doer", "object") for t in occurrences
-                if any(units_at.get(passage_doc.start(t.doc[i])) for i in _fillers(t, role, whole=True))}
+                if any(units_at.get(passage_doc.start(t.doc[i])) for i in fillers(t, role, whole=True))}
         best: list[tuple[Any, Any | None]] | None = None
         for occurrence in occurrences or [None]:
             failed = []
@@ -178,7 +178,7 @@ def _parts(verb: Any, role: str, head: Any, pairs: list[tuple[Any, Any]]) -> lis
     "Patients on the lower, 150 mg dose"): the passage's phrase in that role must not give others."""
     found = []
     own = _own_clause(verb)
-    for i in _fillers(verb, role, whole=True) - own:
+    for i in fillers(verb, role, whole=True) - own:
         unit = next((c for c, _ in pairs if c.start <= verb.doc[i].idx < c.end), None)
         if unit is not None and unit is not head and participant(unit) and all(unit is not f for f in found):
             found.append(unit)
@@ -221,7 +221,7 @@ def _filling(occurrence: Any, role: str, passage_doc: Parsed, units_at: dict[int
     """The passage units of the whole phrase in ``role`` of ``occurrence``; with ``outside``, not those of
     that verb's own clause (a relative clause of the phrase)."""
     own = _own_clause(outside) if outside is not None else set()
-    return [u for i in _fillers(occurrence, role, whole=True) - own
+    return [u for i in fillers(occurrence, role, whole=True) - own
             if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
 
 
@@ -242,7 +242,7 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
     named = filler.pos_ == "PROPN" or claim_unit.kind == "name"
     if occurrence is None:
         return None if named else False
-    heads = [occurrence.doc[i] for i in _fillers(occurrence, role)]
+    heads = [occurrence.doc[i] for i in fillers(occurrence, role)]
     filling = _filling(occurrence, role, passage_doc, units_at)
     if any(matches(claim_unit, u) for u in filling):
         return False  # a name's role must be confirmed in the passage, not merely not contradicted

@@ -69,10 +69,13 @@ _RANGE_JOIN = re.compile(r"\s*(?:–|—|-|to|and)\s*")
 #: Words that name a figure in passing ("one of", "the first", "a second") and are no claim of a figure.
 _INCIDENTAL = frozenset(["one", "first", "second"])
 #: Shares in words: what a source may say for a claim's percentage ("half" for "50 %").
-_FRACTIONS = {"half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "a quarter": 0.25, "one quarter": 0.25,
-              "two thirds": 2 / 3, "two-thirds": 2 / 3, "three quarters": 0.75, "three-quarters": 0.75,
-              "a fifth": 0.2, "one fifth": 0.2, "two fifths": 0.4, "two-fifths": 0.4, "three fifths": 0.6,
-              "three-fifths": 0.6, "four fifths": 0.8, "four-fifths": 0.8, "a tenth": 0.1, "one tenth": 0.1}
+_FRACTIONS = {"half": 0.5, **{
+    f"{'an' if top == 'a' and bottom[0] == 'e' else top}{join}{bottom}{'s' if n > 1 else ''}": n / d
+    for n, tops in ((1, ("a", "one")), (2, ("two",)), (3, ("three",)), (4, ("four",)), (5, ("five",)), (6, ("six",)),
+                    (7, ("seven",)), (8, ("eight",)), (9, ("nine",)))
+    for top in tops for join in (" ", "-")
+    for d, bottom in ((3, "third"), (4, "quarter"), (5, "fifth"), (6, "sixth"), (8, "eighth"), (10, "tenth"))
+    if n < d and not (top == "a" and join == "-")}}
 _AS_SHARE = re.compile(r"\b(?:by|about|nearly|almost|roughly|over|than|just|around|some)\s+$", re.IGNORECASE)
 _FRACTION = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _FRACTIONS), key=len, reverse=True)) + r")\b",
                        re.IGNORECASE)
