@@ -410,6 +410,10 @@ def test_a_converted_figure_is_restated_in_the_source_spelling():
     stated = parse_quantities("The tower is 330 m tall and weighs 10,100 tonnes.", incidental=True)
     assert restate("The tower is about 1,083 feet tall.", stated) == "The tower is about 330 m tall."
     assert restate("The tower is 330 m tall.", stated) == "The tower is 330 m tall."
+    # a figure the source writes as an adjective is restated as a noun: the claim must still read as a sentence
+    stated = parse_quantities("The canal is a 96-kilometre waterway; the 42-minute work; a 6-foot wall.")
+    assert restate("The canal is about 60 miles long.", stated) == "The canal is about 96 kilometres long."
+    assert restate("The wall is 1.83 m tall.", stated) == "The wall is 6 feet tall."
 
 
 @pytest.mark.parametrize(

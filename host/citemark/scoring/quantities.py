@@ -441,9 +441,26 @@ def restate(claim: str, stated: list[Quantity]) -> str:
         start = quantity.start
         while start > 0 and claim[start - 1] in "$£€¥":
             start -= 1
-        pieces += [claim[last:start], twin.text]
+        pieces += [claim[last:start], _as_noun(twin)]
         last = quantity.end
     return "".join(pieces) + claim[last:] if pieces else claim
+
+
+#: A figure written as an adjective, its unit joined by a hyphen: "a 96-kilometre waterway".
+_ADJECTIVAL = re.compile(r"^([\d.,]+)-([a-z]+)$", re.IGNORECASE)
+_PLURALS = {"foot": "feet", "inch": "inches"}
+
+
+def _as_noun(quantity: Quantity) -> str:
+    """A figure as a claim would say it: "96 kilometres" for the "96-kilometre" of "a 96-kilometre
+    waterway" (the claim "is about 96-kilometre long" reads as no sentence)."""
+    match = _ADJECTIVAL.match(quantity.text)
+    if match is None:
+        return quantity.text
+    number, unit = match.groups()
+    if quantity.value != 1:
+        unit = _PLURALS.get(unit.lower(), unit if unit.endswith("s") else unit + "s")
+    return f"{number} {unit}"
 
 
 def same_quantity(claimed: Quantity, stated: Quantity) -> bool:
