@@ -56,7 +56,9 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 #: Pairs of the batch kept to time the model alone on.
 SAMPLED_PAIRS = 400
 #: The stages that are the model's: the thread calling it, and the threads of onnxruntime and tokenizers.
-MODEL_STAGES = ("model calling thread", "model native threads")
+MODEL_STAGES = ("model calling thread", "model native threads", "model sessions", "model token states")
+#: The name prefix of the threads that run the model's sessions (``models/runtime.py``).
+SESSION_THREADS = "citemark-model"
 
 
 # ---------------------------------------------------------------- the workload
@@ -195,12 +197,13 @@ def task_cpu_seconds(stat: str, ticks: int) -> float:
 
 
 def stage_cpu(threads_s: dict[int, float], staged_s: dict[tuple[int, str], float], *, event_loop: int,
-              python_threads: set[int]) -> dict[str, float]:
+              python_threads: set[int], session_threads: frozenset[int] = frozenset()) -> dict[str, float]:
     """CPU seconds per stage for one interval, every second counted once, in the thread that spent it.
 
     ``threads_s``: each thread's CPU in the interval; ``staged_s``: what the stage wrappers counted
     in each thread. A Python thread's CPU outside the wrapped stages is the rest of the event loop
-    (its thread) or of the worker threads; native threads (onnxruntime's, tokenizers') are the model's.
+    (its thread) or of the worker threads, or the model's when the thread runs its sessions
+    (``session_threads``); native threads (onnxruntime's, tokenizers') are the model's.
     """
     stages: dict[str, float] = defaultdict(float)
     counted: dict[int, float] = defaultdict(float)
@@ -208,7 +211,9 @@ def stage_cpu(threads_s: dict[int, float], staged_s: dict[tuple[int, str], float
         stages[name] += seconds
         counted[thread] += seconds
     for thread, seconds in threads_s.items():
-        if thread in python_threads:
+        if thread in session_threads:
+            stages["model sessions"] += max(0.0, seconds - counted[thread])
+        elif thread in python_threads:
             rest = "event loop rest" if thread == event_loop else "worker threads rest"
             stages[rest] += max(0.0, seconds - counted[thread])  # /proc counts in ticks: never below zero
         else:
@@ -252,6 +257,8 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
     from citemark.batch_results import BatchSummary, ResultsFile
 
     sampled: list[tuple[str, str]] = []
+    readings: list[int] = []  # the paraphrase matches' token-state readings: the model runs for them too
+    sampled_readings: list[tuple[str, str]] = []
     summary = BatchSummary()
     opened = time.perf_counter()
     async with engine_slot(settings) as slot:
@@ -271,6 +278,15 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
                 return score(pairs)
 
             model.score = stages.cpu("model calling thread", recorded)
+            read = model.token_states
+
+            def reading(claim, passage):  # noqa: ANN001, ANN202
+                readings.append(len(claim) + len(passage))
+                if len(sampled_readings) < SAMPLED_PAIRS:
+                    sampled_readings.append((claim, passage))
+                return read(claim, passage)
+
+            model.token_states = stages.cpu("model token states", reading)
         engine.fetcher.fetch = stages.fetch(engine.fetcher.fetch)
         started, threads_started, cpu_started = time.perf_counter(), thread_cpu_seconds(), cpu_seconds()
         staged_started = dict(stages.cpu_s)  # warm-up's parses and indexes are not the batch's
@@ -282,21 +298,23 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
         # Read while the worker threads live: the slot's executor ends them with the loop.
         finished, threads_finished, cpu = time.perf_counter(), thread_cpu_seconds(), cpu_seconds() - cpu_started
         python_threads = {thread.native_id for thread in threading.enumerate()}
+        session_threads = frozenset(thread.native_id for thread in threading.enumerate()
+                                    if thread.name.startswith(SESSION_THREADS))
         peak_rss = peak_rss_mb()  # before the model is timed alone in sessions of its own
         threads_s = {thread: seconds - threads_started.get(thread, 0.0) for thread, seconds in threads_finished.items()}
         staged_s = {key: seconds - staged_started.get(key, 0.0) for key, seconds in stages.cpu_s.items()}
         stage_s = stage_cpu(threads_s, staged_s, event_loop=threading.main_thread().native_id,
-                            python_threads=python_threads)
+                            python_threads=python_threads, session_threads=session_threads)
         solo = None
         if model is not None:  # the model alone, on the batch's own pairs, right after it (and on probe pairs before)
-            solo = {"settings": model_settings_alone(engine.pack, sampled),
+            solo = {"settings": model_settings_alone(engine.pack, sampled, sampled_readings),
                     "probe_before_pairs_per_s": before["pairs_per_s"],
                     "probe_after_pairs_per_s": model_alone(score, model_probe_pairs())["pairs_per_s"]}
         return {"model": engine.model_name, "wall_s": round(finished - opened, 2),
                 "verify_s": round(finished - started, 2), "cpu_s": round(cpu, 2),
                 "threads_cpu_s": round(sum(threads_s.values()), 2), "stage_cpu_s": stage_s,
                 "fetch_wall_s_overlapping": round(stages.fetch_wall_s, 2), "peak_rss_mb": peak_rss,
-                "pairs_scored": engine.pairs_scored, "sources_loaded": engine.loader.loaded, "model_alone": solo,
+                "pairs_scored": engine.pairs_scored, "token_state_readings": len(readings), "sources_loaded": engine.loader.loaded, "model_alone": solo,
                 "summary": summary.to_dict()}
 
 
@@ -321,15 +339,24 @@ def model_alone(score, pairs: list[tuple[str, str]]) -> dict:  # noqa: ANN001
             "core_s_per_pair": round(cpu / len(pairs), 5)}
 
 
-def model_settings_alone(pack, pairs: list[tuple[str, str]]) -> list[dict]:  # noqa: ANN001
-    """The model alone on the batch's pairs in a session of each thread count up to the engine's own."""
-    from citemark.models.runtime import OnnxClassifier, PackScorer
+def model_settings_alone(pack, pairs: list[tuple[str, str]], readings: list[tuple[str, str]]) -> list[dict]:  # noqa: ANN001
+    """The model alone on the batch's pairs and token-state readings: one session of each thread count up to
+    the cores, and one single-thread session per core (the engine's own setting)."""
+    from citemark.models.runtime import PackScorer
 
+    cores = len(os.sched_getaffinity(0))
+    shapes = [(threads, 1) for threads in range(1, cores + 1)] + ([(1, cores)] if cores > 1 else [])
     settings = []
-    for threads in range(1, OnnxClassifier(next(iter(pack.parts.values()))).threads + 1):
-        scorer = PackScorer(pack, threads=threads)
+    for threads, sessions in shapes:
+        scorer = PackScorer(pack, threads=threads, sessions=sessions)
         scorer.load()
-        settings.append({"threads": threads, **model_alone(scorer.score, pairs)})
+        timed = {"threads": threads, "sessions": sessions, **model_alone(scorer.score, pairs)}
+        if readings:  # one reading at a time, as the alignment asks for them
+            cpu_started = cpu_seconds()
+            for claim, passage in readings:
+                scorer.token_states(claim, passage)
+            timed["core_s_per_reading"] = round((cpu_seconds() - cpu_started) / len(readings), 5)
+        settings.append(timed)
     return settings
 
 
@@ -412,11 +439,54 @@ def ray_rounds(source: Path, work: Path, settings, concurrency: int, rounds: int
             "identical_to_local": all(p["identical_to_local"] for p in passes)}
 
 
+def run_workers(source: Path, out: Path, settings, concurrency: int, workers: int) -> dict:  # noqa: ANN001
+    """The same input through ``--workers`` processes, from a cold cache: wall time, and the CPU and peak RSS
+    of the workers (this process only reads the input and writes the records)."""
+    from citemark.batch import bounded_lines, read_items
+    from citemark.batch_processes import verify_in_processes
+    from citemark.batch_results import BatchSummary, ResultsFile
+
+    summary = BatchSummary()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started, cpu_started = time.perf_counter(), cpu_seconds()
+    first = None
+    with ResultsFile(out) as results, open(source, "rb") as stream:
+        items = read_items(bounded_lines(stream, 1 << 24), max_line_bytes=1 << 24)
+        for record in verify_in_processes(items, settings=settings, workers=workers, concurrency=concurrency):
+            first = first or time.perf_counter()
+            results.write(record)
+            summary.add(record)
+    finished = time.perf_counter()
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    children = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return {"workers": workers, "wall_s": round(finished - started, 2),
+            "first_records_s": round((first or finished) - started, 2),
+            "cpu_s": round(children + cpu_seconds() - cpu_started, 2),
+            "worker_peak_rss_mb": round(after.ru_maxrss / 1024, 1), "summary": summary.to_dict()}
+
+
 def same_records(a: Path, b: Path) -> bool:
     def keyed(path: Path) -> dict:
         return {r["id"]: r for r in map(json.loads, path.read_text(encoding="utf-8").splitlines())}
 
     return keyed(a) == keyed(b)
+
+
+def workers_report(run: dict, answers: int, report: dict, work: Path) -> dict:
+    """The worker processes' run beside the in-process one: answers/min as a share of the same CPU-bound limit."""
+    answers_per_min = answers / run["wall_s"] * 60
+    limit = report["cpu_bound"]["answers_per_min_limit"]
+    cores = report["configuration"]["cpus_allowed"]
+    return {**run, "answers_per_min": round(answers_per_min, 1), "share_of_limit": round(answers_per_min / limit, 3),
+            "cpu_use_per_core": round(run["cpu_s"] / run["wall_s"] / cores, 3),
+            "identical_to_local": same_records(work / "local.jsonl", work / "workers.jsonl")}
+
+
+def show_workers(run: dict) -> None:
+    print(f"  {run['workers']} worker processes: {run['answers_per_min']} answers/min ({run['wall_s']} s, first "
+          f"records after {run['first_records_s']} s, model loads included), {run['share_of_limit']:.1%} of the "
+          f"CPU-bound limit; CPU {run['cpu_s']} s ({run['cpu_use_per_core']:.0%} of the cores); worker peak RSS "
+          f"{run['worker_peak_rss_mb']} MB; identical records: {run['identical_to_local']}")
 
 
 def local_report(args: argparse.Namespace, local: dict, pages: list, claims: int, calls: dict) -> dict:
@@ -445,9 +515,17 @@ def local_report(args: argparse.Namespace, local: dict, pages: list, claims: int
     report["pipeline_core_s_per_answer"] = round(pipeline_s / args.answers, 4)
     if local["model_alone"]:
         pairs_per_answer = local["pairs_scored"] / args.answers
-        best = min(local["model_alone"]["settings"], key=lambda setting: setting["core_s_per_pair"])
-        bound = CpuBound(cores, best["core_s_per_pair"] * pairs_per_answer, pipeline_s / args.answers)
-        report["cpu_bound"] = {"pairs_per_answer": round(pairs_per_answer, 2), "model_best_threads": best["threads"],
+        readings_per_answer = local["token_state_readings"] / args.answers
+
+        def model_cost(setting: dict) -> float:
+            return setting["core_s_per_pair"] * pairs_per_answer + setting.get("core_s_per_reading", 0.0) * (
+                readings_per_answer)
+
+        best = min(local["model_alone"]["settings"], key=model_cost)
+        bound = CpuBound(cores, model_cost(best), pipeline_s / args.answers)
+        report["cpu_bound"] = {"pairs_per_answer": round(pairs_per_answer, 2),
+                               "token_state_readings_per_answer": round(readings_per_answer, 2), "model_best_threads": best["threads"],
+                               "model_best_sessions": best.get("sessions", 1),
                                "model_alone_core_s_per_answer": round(bound.model_core_s_per_answer, 4),
                                "model_in_batch_core_s_per_answer": round(model_s / args.answers, 4),
                                "answers_per_min_limit": round(bound.answers_per_min, 1),
@@ -484,10 +562,11 @@ def show(report: dict) -> None:
     if local["model_alone"]:
         solo = local["model_alone"]
         print("  model alone on the batch's pairs: " + ", ".join(
-            f"{setting['threads']} thread(s) {setting['pairs_per_s']} pairs/s, "
+            f"{setting.get('sessions', 1)} session(s) × {setting['threads']} thread(s) {setting['pairs_per_s']} pairs/s, "
             f"{setting['core_s_per_pair'] * 1000:.1f} core-ms/pair" for setting in solo["settings"])
             + f" (probe before/after: {solo['probe_before_pairs_per_s']} / {solo['probe_after_pairs_per_s']} "
-              f"pairs/s); {bound['pairs_per_answer']} pairs/answer")
+              f"pairs/s); {bound['pairs_per_answer']} pairs and {bound['token_state_readings_per_answer']} "
+              f"token-state readings per answer")
         print(f"  core-s per answer: model alone {bound['model_alone_core_s_per_answer']} (in the batch "
               f"{bound['model_in_batch_core_s_per_answer']}) + pipeline {report['pipeline_core_s_per_answer']} "
               f"→ CPU-bound limit {bound['answers_per_min_limit']} answers/min on {cores} cores; "
@@ -506,6 +585,8 @@ def main() -> int:
     parser.add_argument("--sources", type=int, default=500)
     parser.add_argument("--model", help="model pack (default: the best installed); 'none' for lexical-only")
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--workers", type=int, default=None,
+                        help="also run with this many worker processes (default: one per core; 1: not at all)")
     parser.add_argument("--ray", action="store_true", help="also run on a local 2-CPU Ray cluster")
     parser.add_argument("--ray-rounds", type=int, default=3, help="local and Ray passes in turn (default 3)")
     parser.add_argument("--out", type=Path, default=Path("bench/out/batch.json"))
@@ -531,6 +612,13 @@ def main() -> int:
         report = local_report(args, local, pages, claims, calls)
         write_report(args.out, report)
         show(report)  # before the Ray rounds, which a shared machine may not let finish
+        workers = args.workers or len(os.sched_getaffinity(0))
+        if workers > 1:
+            report["workers"] = workers_report(
+                run_workers(source, work / "workers.jsonl", settings.with_(cache_dir=work / "cache-workers"),
+                            args.concurrency, workers), args.answers, report, work)
+            write_report(args.out, report)
+            show_workers(report["workers"])
         if args.ray:
             ray_run = ray_rounds(source, work, settings, args.concurrency, args.ray_rounds, local)
             report["ray"] = ray_run

@@ -50,6 +50,7 @@ __all__ = [
     "BatchItem",
     "BatchSources",
     "RemoteRunner",
+    "Verifier",
     "bounded_lines",
     "engine_slot",
     "error_record",
@@ -331,6 +332,41 @@ async def verify_batch(
             task.cancel()
         if running:
             await asyncio.gather(*running, return_exceptions=True)
+
+
+class Verifier:
+    """One engine on one worker (a Ray actor, a worker process); ``verify`` takes a shard of items and returns
+    their records, as a local run would write them."""
+
+    def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy,
+                 paths_relative_to: Path | None, shared_cache: bool = True) -> None:
+        self.paths_relative_to = paths_relative_to
+        self.concurrency = concurrency
+        self.local_files = local_files
+        self._slot = engine_slot(settings, cache="auto" if shared_cache else None)
+        self._warm = False
+
+    async def ready(self) -> str:
+        """Load the model now; returns its name (the driver checks every actor uses the same)."""
+        engine = await self._engine_ready()
+        return engine.model_name
+
+    async def verify(self, items: list[BatchItem]) -> list[dict[str, Any]]:
+        engine = await self._engine_ready()
+        return [record async for record in verify_batch(items, engine=engine, concurrency=self.concurrency,
+                                                        local_files=self.local_files,
+                                                        paths_relative_to=self.paths_relative_to)]
+
+    async def close(self) -> None:
+        """Close the engine: a temporary source cache is a folder to remove, which ending the actor would leave."""
+        await self._slot.aclose()
+
+    async def _engine_ready(self) -> Any:
+        engine = await self._slot.get()
+        if not self._warm:
+            self._warm = True
+            engine.warm_up()
+        return engine
 
 
 async def _as_async(items: Iterable[Any] | AsyncIterable[Any]) -> AsyncIterator[BatchItem | BadLine]:

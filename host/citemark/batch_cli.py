@@ -42,13 +42,18 @@ def _local_files(args: argparse.Namespace) -> LocalFilePolicy:
     return LocalFilePolicy.under(folder, *(args.allow_dir or []))
 
 
-def _remote(args: argparse.Namespace) -> RemoteRunner | None:
-    """``--ray ADDRESS``: the answers run on that Ray cluster (``batch_ray``) instead of in this process."""
-    if args.ray is None:
-        return None
-    from citemark.batch_ray import on_ray
+def _remote(args: argparse.Namespace, workers: int) -> RemoteRunner | None:
+    """``--ray ADDRESS``: the answers run on that Ray cluster (``batch_ray``); ``workers`` above 1: in that many
+    worker processes on this machine (``batch_processes``); else in this process."""
+    if args.ray is not None:
+        from citemark.batch_ray import on_ray
 
-    return on_ray(args.ray, actors=args.ray_actors)
+        return on_ray(args.ray, actors=args.ray_actors)
+    if workers > 1:
+        from citemark.batch_processes import in_processes
+
+        return in_processes(workers)
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,17 +63,22 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--ray-actors must be at least 1")
     if args.ray is None and args.ray_actors is not None:
         raise InputError("--ray-actors goes with --ray")
+    if args.workers is not None and args.workers < 1:
+        raise InputError("--workers must be at least 1")
+    if args.ray is not None and args.workers is not None:
+        raise InputError("--workers runs on this machine; on a Ray cluster use --ray-actors")
     settings = Settings.load(model=args.model, policy=getattr(args, "policy", None),
                              cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
     summary = BatchSummary()
     total = _count_lines(args.input)
+    workers = args.workers or 1
     progress = BatchProgress(summary, total, stream=sys.stderr, enabled=not args.quiet)
     interrupted = False
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         run_batch(args.input, args.out, settings=settings, summary=summary, concurrency=args.concurrency,
                   local_files=_local_files(args), cache=None if args.no_cache else "auto",
-                  remote=_remote(args), on_record=progress.step)
+                  remote=_remote(args, workers), on_record=progress.step)
     except KeyboardInterrupt:
         interrupted = True
     finally:

@@ -36,12 +36,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, engine_slot, verify_batch
+from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, Verifier
 from citemark.errors import InputError
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
 
-__all__ = ["Verifier", "local_cluster", "on_ray", "verify_on_ray"]
+__all__ = ["local_cluster", "on_ray", "verify_on_ray"]
 
 log = logging.getLogger(__name__)
 
@@ -59,40 +59,6 @@ _LOOPBACK_ONLY = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 #: Ray's Unix sockets live in its session folder (``ROOT/citemark-ray-XXXXXXXX/session_DATE_PID/sockets/
 #: plasma_store``), and a socket's path holds at most 107 bytes: the temporary folder's root gets what is left.
 _LONGEST_TEMP_ROOT = 20
-
-
-class Verifier:
-    """One engine on one worker; ``verify`` takes a shard of items and returns their records."""
-
-    def __init__(self, settings: Settings, concurrency: int, local_files: LocalFilePolicy,
-                 paths_relative_to: Path | None, shared_cache: bool = True) -> None:
-        self.paths_relative_to = paths_relative_to
-        self.concurrency = concurrency
-        self.local_files = local_files
-        self._slot = engine_slot(settings, cache="auto" if shared_cache else None)
-        self._warm = False
-
-    async def ready(self) -> str:
-        """Load the model now; returns its name (the driver checks every actor uses the same)."""
-        engine = await self._engine_ready()
-        return engine.model_name
-
-    async def verify(self, items: list[BatchItem]) -> list[dict[str, Any]]:
-        engine = await self._engine_ready()
-        return [record async for record in verify_batch(items, engine=engine, concurrency=self.concurrency,
-                                                        local_files=self.local_files,
-                                                        paths_relative_to=self.paths_relative_to)]
-
-    async def close(self) -> None:
-        """Close the engine: a temporary source cache is a folder to remove, which ending the actor would leave."""
-        await self._slot.aclose()
-
-    async def _engine_ready(self) -> Any:
-        engine = await self._slot.get()
-        if not self._warm:
-            self._warm = True
-            engine.warm_up()
-        return engine
 
 
 def on_ray(address: str, *, actors: int | None = None) -> RemoteRunner:

@@ -17,7 +17,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "host" / "citemark"
 FLOORS: tuple[tuple[str, frozenset[str]], ...] = (
     ("doors", frozenset({
         "cli", "cli_auth", "mcpserver", "native", "origins", "install", "browsers", "doctor", "report",
-        "batch", "batch_cli", "batch_ray", "batch_results",
+        "batch", "batch_cli", "batch_processes", "batch_ray", "batch_results",
     })),
     ("what the doors share", frozenset({"doors"})),
     ("the engine", frozenset({"engine", "collect", "reuse"})),
