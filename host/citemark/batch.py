@@ -56,6 +56,8 @@ __all__ = [
     "error_record",
     "read_items",
     "run_batch",
+    "take_shard",
+    "Unfinished",
     "verify_batch",
     "verify_item",
 ]
@@ -95,6 +97,30 @@ class BadLine:
 
 def error_record(item_id: str | int | None, line: int, error: CitemarkError) -> dict[str, Any]:
     return {"id": item_id, "line": line, "error": error.to_dict()}
+
+
+class Unfinished(Exception):
+    """Raised by a remote runner after its last record: ``answers`` of the batch were sent to a worker that
+    died (or lost its shard), so they have no record yet and the next run verifies them."""
+
+    def __init__(self, answers: int) -> None:
+        super().__init__(f"{answers} answers were not verified")
+        self.answers = answers
+
+
+def take_shard(source: Iterator[BatchItem | BadLine], size: int) -> tuple[list[dict[str, Any]], list[BatchItem], bool]:
+    """The next shard of up to ``size`` answers for a remote worker (a process, a Ray actor), with the records
+    of the bad lines read on the way (they are written at once, never sent), and whether ``source`` is spent."""
+    bad: list[dict[str, Any]] = []
+    shard: list[BatchItem] = []
+    for item in source:
+        if isinstance(item, BadLine):
+            bad.append(item.to_record())
+            continue
+        shard.append(item)
+        if len(shard) >= size:
+            return bad, shard, False
+    return bad, shard, True
 
 
 # ---------------------------------------------------------------- reading input
@@ -407,7 +433,8 @@ def run_batch(
     ``summary`` (filled as records are written, so it is current even after Ctrl-C) starts
     with what the output file already held. ``on_record(record)`` is called after each line
     is written (progress displays use it). ``remote`` runs the answers somewhere else
-    (``citemark.batch_ray.on_ray``: a Ray cluster) instead of in this process.
+    (``citemark.batch_ray.on_ray``: a Ray cluster) instead of in this process; answers a remote worker
+    took and never returned are counted in ``summary.unfinished``.
     """
     summary = summary if summary is not None else BatchSummary()
     base = None
@@ -429,9 +456,12 @@ def run_batch(
                 on_record(record)
 
         if remote is not None:
-            for record in remote(items, settings=settings, concurrency=concurrency, local_files=local_files,
-                                 paths_relative_to=base, shared_cache=cache is not None):
-                write(record)
+            try:
+                for record in remote(items, settings=settings, concurrency=concurrency, local_files=local_files,
+                                     paths_relative_to=base, shared_cache=cache is not None):
+                    write(record)
+            except Unfinished as error:
+                summary.unfinished += error.answers
         else:
             asyncio.run(_run_local(items, settings, write, concurrency=concurrency, local_files=local_files,
                                    cache=cache, base=base))

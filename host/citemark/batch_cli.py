@@ -33,6 +33,13 @@ __all__ = ["BatchProgress", "run"]
 LOG_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
 REDRAW_EVERY = 0.2
 EXIT_INTERRUPTED = 130
+#: Input lines from which a batch starts a worker process per core by default: each loads its own model (a few
+#: seconds), which a short batch would not win back.
+AUTO_WORKERS_FROM = 64
+#: Worker processes a batch starts by default at most: each holds its own model and parser (about 0.5 GB).
+AUTO_WORKERS_MAX = 4
+#: A worker (a process, a Ray actor) died with answers in hand: the output is short of them until the next run.
+EXIT_UNFINISHED = 1
 
 
 def _local_files(args: argparse.Namespace) -> LocalFilePolicy:
@@ -40,6 +47,16 @@ def _local_files(args: argparse.Namespace) -> LocalFilePolicy:
     its own folder (the current folder for stdin) and the folders named with ``--allow-dir``."""
     folder = Path.cwd() if str(args.input) == "-" else Path(args.input).resolve().parent
     return LocalFilePolicy.under(folder, *(args.allow_dir or []))
+
+
+def default_workers(lines: int | None, *, ray: bool = False) -> int:
+    """Worker processes when ``--workers`` is not given: one per core (at most ``AUTO_WORKERS_MAX``) for an input
+    of ``AUTO_WORKERS_FROM`` lines or more, else one process (standard input: its length is unknown)."""
+    if ray or lines is None or lines < AUTO_WORKERS_FROM:
+        return 1
+    from citemark.models.runtime import usable_cpus
+
+    return max(1, min(usable_cpus(), AUTO_WORKERS_MAX))
 
 
 def _remote(args: argparse.Namespace, workers: int) -> RemoteRunner | None:
@@ -71,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
                              cache_dir=cache_dir(args.cache_dir, no_cache=args.no_cache))
     summary = BatchSummary()
     total = _count_lines(args.input)
-    workers = args.workers or 1
+    workers = args.workers or default_workers(total, ray=args.ray is not None)
     progress = BatchProgress(summary, total, stream=sys.stderr, enabled=not args.quiet)
     interrupted = False
     previous = signal.signal(signal.SIGTERM, _interrupt)
@@ -93,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         args.summary.write_text(json.dumps(summary.to_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     if interrupted:
         return EXIT_INTERRUPTED
+    if summary.unfinished:
+        return EXIT_UNFINISHED
     if summary.errors and not summary.answers:  # a binary file, the wrong file: not one line was an answer
         raise AnswerFormatError(f"{args.input}: none of its {summary.errors:,} lines is an answer citemark could "
                                 f"verify (each error is in {args.out})")

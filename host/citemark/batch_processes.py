@@ -8,9 +8,9 @@ Ray actor does) on shards of answers, and this process reads the input, skips wh
 done and writes every record, exactly as a local run does. Each worker's model keeps
 cores ÷ N sessions, so the model's threads never outnumber the cores.
 
-The workers share the SQLite source cache, so a source is fetched once per batch; each
-extracts and indexes the sources its own answers cite (``--no-cache`` gives each worker a
-temporary cache: a source may then be fetched once per worker). Records arrive in the
+The workers share the SQLite source cache, so a source is fetched once per batch (with
+``--no-cache``, one temporary cache, removed at the end); each extracts and indexes the
+sources its own answers cite. Records arrive in the
 order shards finish. Ctrl-C stops the workers; a shard that was not finished is verified
 by the next run, and so is a shard whose worker died.
 """
@@ -24,11 +24,12 @@ import logging
 import multiprocessing
 import queue
 import signal
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, Verifier
+from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, Unfinished, Verifier, take_shard
 from citemark.errors import InputError
 from citemark.models.runtime import usable_cpus
 from citemark.settings import Settings
@@ -70,21 +71,25 @@ def verify_in_processes(
     context = multiprocessing.get_context("spawn")  # a fresh interpreter: no lock or thread copied from this one
     outbox: Any = context.Queue()
     sessions = max(1, usable_cpus() // workers)
-    options = (settings, concurrency, local_files, paths_relative_to, shared_cache)
-    pool = []
-    for number in range(workers):
-        inbox: Any = context.Queue()
-        process = context.Process(target=_work, args=(number, inbox, outbox, sessions, options),
-                                  name=f"citemark-batch-{number}", daemon=True)
-        process.start()
-        pool.append((process, inbox))
-    finished = False
-    try:
-        _await_ready(pool, outbox)
-        yield from _feed(pool, outbox, items, shard_size)
-        finished = True
-    finally:
-        _stop(pool, wait=finished)
+    with contextlib.ExitStack() as cleanup:
+        if not shared_cache:  # one temporary cache for all the workers: a source is still fetched once
+            scratch = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="citemark-batch-"))
+            settings = settings.with_(cache_dir=Path(scratch))
+        options = (settings, concurrency, local_files, paths_relative_to, True)
+        pool = []
+        for number in range(workers):
+            inbox: Any = context.Queue()
+            process = context.Process(target=_work, args=(number, inbox, outbox, sessions, options),
+                                      name=f"citemark-batch-{number}", daemon=True)
+            process.start()
+            pool.append((process, inbox))
+        finished = False
+        try:
+            _await_ready(pool, outbox)
+            yield from _feed(pool, outbox, items, shard_size)
+            finished = True
+        finally:
+            _stop(pool, wait=finished)  # before the temporary cache goes: the workers close it first
 
 
 def _await_ready(pool: list[tuple[Any, Any]], outbox: Any) -> None:
@@ -111,44 +116,40 @@ def _feed(pool: list[tuple[Any, Any]], outbox: Any, items: Iterable[BatchItem | 
     """Keep every worker ``AHEAD`` shards ahead; yield bad lines at once and each shard's records as it returns."""
     source = iter(items)
     idle = [number for number in range(len(pool)) for _ in range(AHEAD)]
-    running = {number: 0 for number in range(len(pool))}  # shards in a worker's hands
+    running: dict[int, list[int]] = {number: [] for number in range(len(pool))}  # sizes of the shards in its hands
     alive = set(range(len(pool)))
-    exhausted = False
+    exhausted, lost = False, 0
     while alive and (not exhausted or any(running[number] for number in alive)):
         while idle and not exhausted:
-            shard: list[BatchItem] = []
-            for item in source:
-                if isinstance(item, BadLine):
-                    yield item.to_record()
-                    continue
-                shard.append(item)
-                if len(shard) >= shard_size:
-                    break
-            else:
-                exhausted = True
+            bad, shard, exhausted = take_shard(source, shard_size)
+            yield from bad
             if shard:
                 number = idle.pop(0)
                 pool[number][1].put(shard)
-                running[number] += 1
+                running[number].append(len(shard))
         if not any(running[number] for number in alive):
             continue
         try:
             number, kind, detail = outbox.get(timeout=POLL)
         except queue.Empty:
             for number in [n for n in alive if not pool[n][0].is_alive()]:
-                log.warning("batch: a worker died with %d shard(s) in hand; run the batch again to verify them",
-                            running[number])
+                log.warning("batch: a worker died with %d answers in hand; run the batch again to verify them",
+                            sum(running[number]))
+                lost += sum(running[number])
                 alive.discard(number)
                 idle = [n for n in idle if n != number]
             if not alive:
                 raise InputError("every batch worker has died; run with --workers 1 to see why") from None
             continue
-        running[number] -= 1
+        size = running[number].pop(0)  # a worker returns its shards in the order it took them
         idle.append(number)
         if kind == "lost":
-            log.warning("batch: a shard was lost (%s); run the batch again to verify it", detail)
+            log.warning("batch: a shard of %d answers was lost (%s); run the batch again to verify them", size, detail)
+            lost += size
             continue
         yield from detail
+    if lost:
+        raise Unfinished(lost)
 
 
 def _stop(pool: list[tuple[Any, Any]], *, wait: bool) -> None:

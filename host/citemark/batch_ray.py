@@ -36,7 +36,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, Verifier
+from citemark.batch import DEFAULT_CONCURRENCY, BadLine, BatchItem, RemoteRunner, Unfinished, Verifier, take_shard
 from citemark.errors import InputError
 from citemark.settings import Settings
 from citemark.sources.loader import LocalFilePolicy
@@ -215,19 +215,11 @@ def _feed(ray: Any, pool: list[Any], items: Iterable[BatchItem | BadLine], shard
     source = iter(items)
     idle = [actor for actor in pool for _ in range(2)]
     running: dict[Any, tuple[Any, int]] = {}  # result ref → (actor, answers in the shard)
-    exhausted = False
+    exhausted, lost = False, 0
     while running or not exhausted:
         while idle and not exhausted:
-            shard: list[BatchItem] = []
-            for item in source:
-                if isinstance(item, BadLine):
-                    yield item.to_record()
-                    continue
-                shard.append(item)
-                if len(shard) >= shard_size:
-                    break
-            else:
-                exhausted = True
+            bad, shard, exhausted = take_shard(source, shard_size)
+            yield from bad
             if shard:
                 actor = idle.pop()
                 running[actor.verify.remote(shard)] = (actor, len(shard))
@@ -240,6 +232,7 @@ def _feed(ray: Any, pool: list[Any], items: Iterable[BatchItem | BadLine], shard
         except ray.exceptions.RayError as error:
             log.warning("ray: a shard of %d answers was lost (%s); run the batch again to verify them", size,
                         type(error).__name__)
+            lost += size
             if isinstance(error, ray.exceptions.RayActorError):
                 pool[:] = [alive for alive in pool if alive is not actor]
                 idle = [alive for alive in idle if alive is not actor]
@@ -250,3 +243,5 @@ def _feed(ray: Any, pool: list[Any], items: Iterable[BatchItem | BadLine], shard
             continue
         idle.append(actor)
         yield from records
+    if lost:
+        raise Unfinished(lost)

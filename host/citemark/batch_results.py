@@ -183,6 +183,7 @@ class BatchSummary:
     answers: int = 0  # verified (reports written)
     resumed: int = 0  # records already in the output when the run started (counted in the rest too)
     errors: int = 0  # lines reported as errors
+    unfinished: int = 0  # answers a worker took and never returned (it died): the next run verifies them
     passed: int = 0  # answers ``verify`` would exit 0 for (``doors.answer_passed``)
     claims: int = 0
     citations: int = 0
@@ -219,7 +220,8 @@ class BatchSummary:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "answers": self.answers, "resumed": self.resumed, "errors": self.errors, "passed": self.passed,
+            "answers": self.answers, "resumed": self.resumed, "errors": self.errors, "unfinished": self.unfinished,
+            "passed": self.passed,
             "pass_rate": round(self.pass_rate, 4), "claims": self.claims, "citations": self.citations,
             "supported_share": round(self.verdicts[Label.SUPPORTED.value] / self.citations, 4) if self.citations else 0.0,
             "verdicts": {label.value: self.verdicts[label.value] for label in Label},
@@ -237,6 +239,9 @@ class BatchSummary:
             parts = ", ".join(f"{self.verdicts[label.value]:,} {label.value}" for label in Label if self.verdicts[label.value])
             lines.append(f"{self.citations:,} citations of {self.claims:,} claims: {parts}")
             lines.append("reasons: " + ", ".join(f"{reason} {n:,}" for reason, n in self.reasons.most_common(8)))
+        if self.unfinished:
+            lines.append(f"{self.unfinished:,} answers were not verified: the worker that took them stopped; "
+                         "run the same command to verify them")
         if self.error_codes:
             lines.append("errors: " + ", ".join(f"{code} {n:,}" for code, n in self.error_codes.most_common()))
         worst = self.worst_sources(5)

@@ -484,8 +484,8 @@ def _batch_parser(commands: argparse._SubParsersAction) -> None:
     batch.add_argument("--allow-dir", action="append", type=Path, metavar="DIR",
                        help="also read local files the answers cite under DIR (default: only the input file's folder)")
     batch.add_argument("--workers", type=int, metavar="N",
-                       help="verify in N worker processes on this machine (default 1; one per core is fastest on a "
-                            "large batch)")
+                       help="verify in N worker processes on this machine (default: one per core, at most 4, "
+                            "for an input of 64 lines or more; else 1)")
     batch.add_argument("--ray", metavar="ADDRESS", help="run on a Ray cluster: auto, ray://HOST:10001, HOST:6379 or local")
     batch.add_argument("--ray-actors", type=int, metavar="N", help="verifier actors (default: one per 4 cluster CPUs)")
     batch.add_argument("--summary", type=Path, metavar="FILE", help="also write the summary as JSON to FILE")

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from citemark.batch import BadLine, BatchItem, BatchSources, bounded_lines, read_items
-from citemark.batch_cli import BatchProgress
+from citemark.batch_cli import AUTO_WORKERS_FROM, AUTO_WORKERS_MAX, BatchProgress, default_workers
 from citemark.batch_results import BatchSummary, ResultsFile
 from citemark.engine import Engine
 from citemark.errors import SourceUnreachable
@@ -165,3 +165,14 @@ async def test_a_batch_told_to_keep_no_cache_writes_nothing_in_the_cache_folder(
         assert engine.papers is not None  # scholarly lookups are on: their record cache was opened
     assert not cache.path.exists()
     assert not settings.cache_dir.exists() or not any(settings.cache_dir.rglob("*"))
+
+
+def test_a_large_input_gets_a_worker_per_core_by_default_and_a_small_one_or_stdin_one_process(monkeypatch):
+    from citemark.models import runtime
+
+    monkeypatch.setattr(runtime, "usable_cpus", lambda: 2)
+    assert default_workers(AUTO_WORKERS_FROM) == 2
+    assert default_workers(AUTO_WORKERS_FROM - 1) == default_workers(None) == 1
+    assert default_workers(10_000, ray=True) == 1  # a Ray run has actors instead
+    monkeypatch.setattr(runtime, "usable_cpus", lambda: 64)
+    assert default_workers(10_000) == AUTO_WORKERS_MAX
