@@ -8,7 +8,9 @@ Measures, on this machine, with the model warm:
 - through the native host (a real ``citemark host`` subprocess, real pipes):
   start-up to ``hello``, idle RSS after ``hello``, first verdict and all
   verdicts of a cold request (the model loads) and of a warm one;
-- the same answer through citesure's overlap tiers, as a ratio.
+- the same answer through citesure's overlap tiers, as a ratio;
+- cold processes: ``citemark verify`` and ``citesure verify --no-nli`` on the same answer file,
+  each a fresh process with an empty cache (best of three wall times, and their CPU).
 
 Targets on a 2-core machine: first verdict ≤ 0.3 s, all ≤ 1.0 s, hello ≤ 0.5 s,
 idle RSS ≤ 300 MB. The pages are WiCE-dev sources of 5–7 k characters.
@@ -147,6 +149,33 @@ def through_citesure(answer: str) -> dict:
     return {"citations": len(citations), "all_verdicts_s": round(time.perf_counter() - started, 3)}
 
 
+def cold_processes(answer: str, runs: int = 3) -> dict:
+    """Wall and CPU seconds of each tool's own command in a fresh process: interpreter, imports, model and
+    parser loads, fetching and verdicts (best of ``runs``; a fresh cache every time)."""
+    folder = Path(tempfile.mkdtemp())
+    (folder / "answer.md").write_text(answer, encoding="utf-8")
+    env = {**os.environ, "CITEMARK_ALLOW_PRIVATE_NETWORK": "1", "CITEMARK_RETRIES": "0"}
+    bin_dir = Path(sys.executable).parent
+    commands = {
+        "citemark": lambda n: [str(bin_dir / "citemark"), "verify", "answer.md", "--no-cache"],
+        "citesure": lambda n: [str(bin_dir / "citesure"), "verify", "answer.md", "--no-nli",
+                               "--cache-dir", str(folder / f"citesure-cache-{n}")],
+    }
+    result = {}
+    for name, command in commands.items():
+        timings = []
+        for n in range(runs):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            started = time.perf_counter()
+            subprocess.run(command(n), cwd=folder, env=env, capture_output=True, timeout=300)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+            timings.append({"wall_s": round(time.perf_counter() - started, 3), "cpu_s": round(cpu, 3)})
+        result[name] = min(timings, key=lambda t: t["wall_s"])
+    result["ratio_wall"] = round(result["citemark"]["wall_s"] / max(result["citesure"]["wall_s"], 1e-6), 2)
+    return result
+
+
 def _rss_mb(pid: int) -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -169,11 +198,12 @@ def main() -> int:
         engine = asyncio.run(through_engine(args.model, answer, cases))
         host = through_host(args.model, answer)
         peer = through_citesure(answer)
+        cold = cold_processes(answer)
     finally:
         server.close()
     report = {
         "pages": len(cases), "page_chars": [len(c.source) for c in cases], "engine": engine, "host": host,
-        "citesure_overlap": peer,
+        "citesure_overlap": peer, "cold_processes": cold,
         "ratio_citemark_to_citesure": round(engine["best"]["all_verdicts_s"] / max(peer["all_verdicts_s"], 1e-6), 2),
         "cpus": os.cpu_count(),
     }
@@ -186,6 +216,9 @@ def main() -> int:
           f"busy RSS {host['busy_rss_mb']} MB")
     print(f"citesure overlap tiers: all {peer['all_verdicts_s']} s for {peer['citations']} citations "
           f"(citemark/citesure = {report['ratio_citemark_to_citesure']})")
+    print(f"cold processes: citemark verify {cold['citemark']['wall_s']} s ({cold['citemark']['cpu_s']} s CPU), "
+          f"citesure verify --no-nli {cold['citesure']['wall_s']} s ({cold['citesure']['cpu_s']} s CPU): "
+          f"ratio {cold['ratio_wall']}")
     return 0
 
 
