@@ -371,3 +371,40 @@ def test_a_converse_verb_states_the_event_from_the_other_side(claim, complete):
     page = ("Halbrook has lent £85 million to the housing developer Pennock Homes. Marian Ostley lost her seat to "
             "Dev Kaplan. In 1596 the MacOdrums sold the island to the Dunmarr family.")
     assert align(claim, page, subject_context=page).complete is complete
+
+
+@needs_parser
+@pytest.mark.parametrize(
+    ("page", "complete"),
+    [
+        ("Her last film was Harbour Lights, in 2011. The drama earned $40 million worldwide.", True),
+        ("Her last film was Harbour Lights, with Tom Reyes, in 2011. The drama earned $40 million worldwide.", False),
+        ("Her last film was Harbour Lights. Her next, Low Tide, came out in 2012. The drama earned $40 million "
+         "worldwide.", False),
+    ],
+)
+def test_a_description_opening_its_sentence_stands_for_the_only_name_just_before(page, complete):
+    claim = "Harbour Lights earned $40 million worldwide."
+    assert align(claim, page, subject_context=page).complete is complete
+
+
+@pytest.mark.parametrize(
+    ("claim", "complete"),
+    [
+        ("The kiln burns wood rather than coal.", True),
+        ("The kiln burns wood instead of coal.", True),
+        ("The kiln burns coal rather than wood.", False),  # the privative covers the other word
+        ("The kiln burns coal.", False),
+        ("The kiln burns wood.", True),
+        ("The kiln does not burn coal at night.", False),  # "at night" is not in the passage
+    ],
+)
+def test_rather_than_and_instead_of_cover_the_same_words_on_both_sides(claim, complete):
+    page = "The kiln burns wood instead of coal, which keeps its glaze soft."
+    assert align(claim, page, subject_context=page).complete is complete
+
+
+def test_a_negation_covers_the_rest_of_the_claim_s_clause():
+    page = "The scanner reads the tags at the gate, not at the desk."
+    assert align("The scanner does not read the tags at the desk.", page, subject_context=page).complete
+    assert not align("The scanner reads the tags at the desk.", page, subject_context=page).complete

@@ -68,7 +68,7 @@ SKIPPABLE = frozenset(
 _NEGATIONS = frozenset(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "n't", "nt"])
 #: Words that qualify the passage word after them: what the passage states is less, or other, than the bare word.
 _MODIFIERS = frozenset(
-    ["not", "no", "never", "neither", "nor", "without", "hardly", "barely", "rarely", "seldom", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "penultimate", "runner", "may", "might", "could", "would", "planned", "plans", "plan", "proposed", "proposes", "expected", "intends", "intended", "aims", "hopes", "reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored", "partly", "partially", "entirely", "almost", "nearly", "largely", "mostly"])
+    ["not", "no", "never", "neither", "nor", "without", "hardly", "barely", "rarely", "seldom", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "penultimate", "runner", "may", "might", "could", "would", "instead", "rather", "planned", "plans", "plan", "proposed", "proposes", "expected", "intends", "intended", "aims", "hopes", "reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored", "partly", "partially", "entirely", "almost", "nearly", "largely", "mostly"])
 #: Modifiers that say who states a thing, not how much of it is so.
 _ATTRIBUTIONS = frozenset(["reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored"])
 #: How many words before a passage word its modifiers may stand ("not at run time": three).
@@ -257,6 +257,9 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                    + equated_apart(claim_doc, passage, plain, passage_units, matches))
         wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)
                   and id(unit) not in placed]
+    # a negation or privative over other words than the claim's (after the checks that name a rival participant)
+    wrong += [(unit, rival) for unit, rival in _misplaced_modifiers(claim, claim_units, passage, passage_units, used)
+              if all(unit is not m for m, _ in wrong)]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,
                                passage_units, used, claim_figures, passage_figures) + tuple(
@@ -518,6 +521,9 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+_RATHER = re.compile(r"\brather\s+$", re.IGNORECASE)
+
+
 def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> list[Unit]:
     """The text's words as units (``figures``: its quantities); ``parsed`` gives each word's lemma."""
     hedged = [(hedge_start(text, q.start), q.start) for q in figures]  # "about 40": the figure's own hedge
@@ -533,8 +539,8 @@ def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> 
             kind, key = "figure", f"@{figure.start}"
         elif lower in _NEGATIONS or lower.endswith("n't"):
             kind, key = "negation", "not"
-        elif lower in SKIPPABLE:
-            continue
+        elif lower in SKIPPABLE or lower == "than" and _RATHER.search(text, 0, start):
+            continue  # the "than" of "rather than" is that phrase's, whose "rather" is matched ("instead of")
         elif any(first <= start < last for first, last in names) or _NUMBER_WORD.search(word):
             kind, key = "name", lower
         else:
@@ -607,6 +613,38 @@ def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit])
                 continue  # "not only", "no later than": a degree, not a denial
             found.setdefault(k, (units[k], j))
     return [found[k] for k in sorted(found)]
+
+
+def _qualified(text: str, units: list[Unit], k: int, reach: int = MODIFIER_REACH) -> list[int]:
+    """The indexes of the units a modifier at ``k`` qualifies: up to ``reach`` after it, in its clause."""
+    found = []
+    for j in range(k + 1, min(len(units), k + 1 + reach)):
+        if _CLAUSE_BREAK.search(text[units[k].end : units[j].start]):
+            break
+        found.append(j)
+    return found
+
+
+def _misplaced_modifiers(claim: str, claim_units: list[Unit], passage: str, passage_units: list[Unit],
+                         used: dict[int, Unit]) -> list[tuple[Unit, Unit]]:
+    """Matched claim words whose passage counterpart a matched modifier qualifies ("instead of *the file*",
+    "not *at run time*") where the claim's own modifier does not qualify them: the negation or privative
+    covers other words in the claim ("copies the file rather than the link" for "copies the link instead of
+    the file"). A claim's modifier covers the rest of its clause. Each with the passage modifier."""
+    at = {id(unit): i for i, unit in enumerate(claim_units)}
+    found = []
+    for k, modifier in used.items():
+        if passage_units[k].text.lower() not in _MODIFIERS and passage_units[k].kind != "negation" or id(modifier) not in at:
+            continue
+        # a claim's modifier covers the rest of its clause ("does not check references at run time"); any of the
+        # claim's modifiers of that kind may ("neither the patients nor their doctors": either negation)
+        covered = {id(claim_units[i]) for m, unit in enumerate(claim_units) if unit.key == modifier.key
+                   for i in _qualified(claim, claim_units, m, len(claim_units))}
+        for j in _qualified(passage, passage_units, k):
+            word = used.get(j)
+            if word is not None and word.kind != "negation" and id(word) not in covered and all(word is not w for w, _ in found):
+                found.append((word, passage_units[k]))
+    return found
 
 
 def _differences(unmatched: list[Unit], modifiers: list[tuple[Unit, int]], passage: list[Unit], used: dict[int, Unit],

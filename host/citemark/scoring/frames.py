@@ -272,9 +272,31 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
             any(c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children)
             and stands_for(claim_unit.text, head.text, context) for head in heads):
         return False  # "The band rarely uses keyboards", on a page that calls The Amberlights "a folk-rock band"
+    if named and not any(u.kind == "name" for u in filling) and any(
+            _opens_after(head, claim_unit, filler, passage_doc, names, matches) for head in heads):
+        return False  # "Her breakthrough came with Winter Orchard. The novel … has sold" states "Winter Orchard has sold"
     if not filling:
         return None if named or read else False
     return next((u for u in filling if u.kind == "name"), None)
+
+
+def _opens_after(head: Any, claim_unit: Any, filler: Any, passage_doc: Parsed, names: list[Any], matches: Matches) -> bool:
+    """A definite description that opens its sentence ("The novel, about two brothers, … has sold") right
+    after a sentence whose names are all the claim's own name ("Her breakthrough came with Winter Orchard in
+    2003."): it can stand for no one else. A sentence that names anyone else leaves it unread."""
+    if head.pos_ != "NOUN" or head.left_edge.i != 0 or not any(
+            c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children):
+        return False
+    starts = [start for start, _ in passage_doc.docs]
+    here = passage_doc.start(head) - head.idx
+    at = starts.index(here) if here in starts else 0
+    if at == 0:
+        return False
+    before = [u for u in names if starts[at - 1] <= u.start < here]
+    claim_names = {form for t in filler.subtree if t.pos_ == "PROPN" for w in _NAME_WORD.findall(t.lower_)
+                   for form in name_forms(w)}
+    return (any(matches(claim_unit, u) for u in before)
+            and all(name_forms(u.key) & claim_names for u in before))
 
 
 #: Pronouns that stand for a participant named before them.
