@@ -408,3 +408,20 @@ def test_a_negation_covers_the_rest_of_the_claim_s_clause():
     page = "The scanner reads the tags at the gate, not at the desk."
     assert align("The scanner does not read the tags at the desk.", page, subject_context=page).complete
     assert not align("The scanner reads the tags at the desk.", page, subject_context=page).complete
+
+
+@needs_parser
+@pytest.mark.parametrize(
+    ("extra", "claim", "complete"),
+    [
+        ("", "Brandt Glassworks was fined £40,000 by the regulator.", True),
+        ("", "Brandt Optics was fined £40,000 by the regulator.", False),  # the page never names it
+        (" Brandt Optics, a sister firm, was not fined.", "Brandt Glassworks was fined £40,000 by the regulator.",
+         False),  # "Brandt" may be either
+    ],
+)
+def test_a_short_form_stands_for_the_page_s_only_name_that_holds_it(extra, claim, complete):
+    page = ("Brandt Glassworks Ltd has lost its appeal. Brandt was fined £40,000 by the regulator. Brandt Glassworks's "
+            "director said the firm would pay." + extra)
+    passage = "Brandt was fined £40,000 by the regulator. Brandt Glassworks's director said the firm would pay."
+    assert align(claim, passage, subject_context=page).complete is complete

@@ -24,7 +24,7 @@ from typing import Any
 
 from citemark.scoring import parse
 from citemark.scoring.descriptions import DEFINITE, stands_for
-from citemark.scoring.guards import name_forms
+from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.order import Matches, participant
 from citemark.scoring.segment import sentences
 
@@ -275,9 +275,35 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
     if named and not any(u.kind == "name" for u in filling) and any(
             _opens_after(head, claim_unit, filler, passage_doc, names, matches) for head in heads):
         return False  # "Her breakthrough came with Winter Orchard. The novel … has sold" states "Winter Orchard has sold"
+    if named and _short_form(filler, filling, context):
+        return False  # "Calder was ordered to pay", on a page that names Calder Freight and no other Calder
     if not filling:
         return None if named or read else False
     return next((u for u in filling if u.kind == "name"), None)
+
+
+def _short_form(filler: Any, filling: list[Any], context: str) -> bool:
+    """Whether the role's names are a short form of the claim's name ("Calder" for "Calder Freight"): each
+    is a word of the claim's name, the page names the whole of it, and no other name of the page holds that
+    word ("Calder Logistics" too would leave "Calder" unread)."""
+    claim_name = [t.text for t in filler.subtree if t.pos_ == "PROPN"]
+    words = _spellings(" ".join(claim_name))
+    shorts = [u for u in filling if u.kind == "name"]
+    if len(claim_name) < 2 or not shorts or not all(name_forms(u.key) & words for u in shorts):
+        return False
+    named = [_spellings(part) for name, _, _ in name_spans(context) for part in name.split(". ")]
+    return words in named and not any(name_forms(u.key) & other and not other <= words
+                                      for u in shorts for other in named)
+
+
+def _spellings(name: str) -> frozenset[str]:
+    """The spellings of a name's words, without a possessive's "s" or a company's legal form ("Ltd")."""
+    return frozenset(form for word in _NAME_WORD.findall(name.lower()) if word not in _NOT_NAME_WORDS
+                     for form in name_forms(word))
+
+
+#: Words of a name that do not tell its bearer apart: a possessive's "s", a legal form.
+_NOT_NAME_WORDS = frozenset(["s", "the", "ltd", "plc", "inc", "llc", "llp", "gmbh", "ag", "sa", "co", "corp", "limited"])
 
 
 def _opens_after(head: Any, claim_unit: Any, filler: Any, passage_doc: Parsed, names: list[Any], matches: Matches) -> bool:
