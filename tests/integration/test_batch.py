@@ -17,7 +17,7 @@ import pytest
 from citemark.batch import engine_slot, verify_batch
 from citemark.scoring.retrieve import EvidenceIndex
 from tests.conftest import ROOT, Reply
-from tests.support.batch import PAGES, answers, write_jsonl
+from tests.support.batch import PAGES, answers, slow_batch, write_jsonl
 
 LOOPBACK = {"CITEMARK_ALLOW_PRIVATE_NETWORK": "1"}
 
@@ -150,10 +150,7 @@ def test_a_killed_batch_resumes_where_it_stopped(server, home, tmp_path):
 
 
 def test_ctrl_c_stops_after_the_finished_lines_and_exits_130(server, home, tmp_path):
-    server.routes.update({f"/slow{i}": Reply(PAGES["/library"].body, delay=0.3) for i in range(12)})
-    items = [{"id": i, "claims": [{"claim": "The library holds 260,000 volumes.", "url": server.url(f"/slow{i}")}]}
-             for i in range(12)]
-    source = write_jsonl(tmp_path / "in.jsonl", items)
+    source = slow_batch(server, tmp_path / "in.jsonl", 12, 0.3)
     out = tmp_path / "out.jsonl"
     command = [sys.executable, "-m", "citemark.cli", "batch", str(source), "--out", str(out), "--model", "none",
                "--no-cache", "--concurrency", "1"]

@@ -23,7 +23,7 @@ import pytest
 from citemark import batch_ray
 from citemark.batch import run_batch
 from tests.conftest import Reply
-from tests.support.batch import PAGES, answers, write_jsonl
+from tests.support.batch import PAGES, answers, mixed_batch, write_jsonl
 
 if os.environ.get("CI"):
     import ray  # CI installs the ray extra: a missing Ray fails here instead of skipping
@@ -45,12 +45,7 @@ def records(path):
 @pytest.mark.parametrize("model", ["none", pytest.param("citemark-grounding-minilm", marks=pytest.mark.model)])
 def test_a_ray_run_gives_the_records_of_the_local_run(server, settings, tmp_path, local_cluster, model):
     settings = settings.with_(model=model)
-    server.routes.update(PAGES)
-    items = answers(server)
-    items += [{"id": f"x{i}", "claims": [{"claim": "The Rhine rises in the Swiss Alps.", "url": server.url("/rhine")}]}
-              for i in range(20)]
-    items.append({"id": "bad", "answer": 42})
-    source = write_jsonl(tmp_path / "in.jsonl", [*items, "{broken"])
+    source = mixed_batch(server, tmp_path / "in.jsonl")
     local = run_batch(source, tmp_path / "local.jsonl", settings=settings, cache=None)
     on_ray = run_batch(source, tmp_path / "ray.jsonl", settings=settings, cache=None, remote=batch_ray.on_ray("local", actors=2))
     assert records(tmp_path / "ray.jsonl") == records(tmp_path / "local.jsonl")

@@ -47,3 +47,22 @@ def answers(server) -> list[dict]:  # noqa: ANN001
 def write_jsonl(path: Path, rows: list) -> Path:
     path.write_text("".join((row if isinstance(row, str) else json.dumps(row)) + "\n" for row in rows), encoding="utf-8")
     return path
+
+
+def mixed_batch(server, path: Path) -> Path:  # noqa: ANN001
+    """The answers above, 20 more of one claim each, an answer that is no answer and a broken line, written
+    to ``path``: enough answers for several shards of a remote run (24 answers, 2 errors)."""
+    server.routes.update(PAGES)
+    items = answers(server)
+    items += [{"id": f"x{i}", "claims": [{"claim": "The Rhine rises in the Swiss Alps.", "url": server.url("/rhine")}]}
+              for i in range(20)]
+    items.append({"id": "bad", "answer": 42})
+    return write_jsonl(path, [*items, "{broken"])
+
+
+def slow_batch(server, path: Path, count: int, delay: float) -> Path:  # noqa: ANN001
+    """``count`` answers with ids 0…count-1, each citing its own copy of the library page served after
+    ``delay`` seconds, written to ``path``: a run long enough to be stopped in the middle."""
+    server.routes.update({f"/slow{i}": Reply(PAGES["/library"].body, delay=delay) for i in range(count)})
+    return write_jsonl(path, [{"id": i, "claims": [{"claim": "The library holds 260,000 volumes.",
+                                                     "url": server.url(f"/slow{i}")}]} for i in range(count)])
