@@ -95,11 +95,9 @@ def _high_water_kb(pid: int) -> int:
 
 def peak_rss_mb(pid: int) -> float:
     """The process's peak resident set size so far (VmHWM), in MB."""
-    with open(f"/proc/{pid}/status", encoding="ascii") as status:
-        for line in status:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmHWM in /proc status")
+    kb = _high_water_kb(pid)
+    assert kb, f"no VmHWM in /proc/{pid}/status"
+    return kb / 1024
 
 
 def assert_held(siege: Siege) -> None:

@@ -631,15 +631,17 @@ def _misplaced_modifiers(claim: str, claim_units: list[Unit], passage: str, pass
     "not *at run time*") where the claim's own modifier does not qualify them: the negation or privative
     covers other words in the claim ("copies the file rather than the link" for "copies the link instead of
     the file"). A claim's modifier covers the rest of its clause. Each with the passage modifier."""
-    at = {id(unit): i for i, unit in enumerate(claim_units)}
+    covers: dict[str, set[int]] = {}  # a claim modifier's key → the claim words some modifier of that key covers
     found = []
     for k, modifier in used.items():
-        if passage_units[k].text.lower() not in _MODIFIERS and passage_units[k].kind != "negation" or id(modifier) not in at:
+        if passage_units[k].text.lower() not in _MODIFIERS and passage_units[k].kind != "negation":
             continue
         # a claim's modifier covers the rest of its clause ("does not check references at run time"); any of the
         # claim's modifiers of that kind may ("neither the patients nor their doctors": either negation)
-        covered = {id(claim_units[i]) for m, unit in enumerate(claim_units) if unit.key == modifier.key
-                   for i in _qualified(claim, claim_units, m, len(claim_units))}
+        if modifier.key not in covers:
+            covers[modifier.key] = {id(claim_units[i]) for m, unit in enumerate(claim_units) if unit.key == modifier.key
+                                    for i in _qualified(claim, claim_units, m, len(claim_units))}
+        covered = covers[modifier.key]
         for j in _qualified(passage, passage_units, k):
             word = used.get(j)
             if word is not None and word.kind != "negation" and id(word) not in covered and all(word is not w for w, _ in found):

@@ -19,6 +19,7 @@ claim unit, so this module needs nothing from the alignment but its words.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -262,8 +263,7 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
         # "It will not carry a railway" after "The crossing will carry …": the claim's noun is the last
         # subject, which names no one the claim's phrase does not, and the claim's names are not found
         # outside it ("The enzyme, SLW-7, …" does not stand for "the KR-2 enzyme" named later)
-        claim_names = {form for t in filler.subtree if t.pos_ == "PROPN" for w in _NAME_WORD.findall(t.lower_)
-                       for form in name_forms(w)}
+        claim_names = _name_forms_of(filler)
         stranger = any(u.kind == "name" and not name_forms(u.key) & claim_names for u in last)
         named_apart = any(name_forms(u.key) & claim_names and u not in last for u in names)
         if any(matches(claim_unit, u) for u in last) and not stranger and not named_apart:
@@ -291,9 +291,15 @@ def _short_form(filler: Any, filling: list[Any], context: str) -> bool:
     shorts = [u for u in filling if u.kind == "name"]
     if len(claim_name) < 2 or not shorts or not all(name_forms(u.key) & words for u in shorts):
         return False
-    named = [_spellings(part) for name, _, _ in name_spans(context) for part in name.split(". ")]
+    named = _page_names(context)
     return words in named and not any(name_forms(u.key) & other and not other <= words
                                       for u in shorts for other in named)
+
+
+@functools.lru_cache(maxsize=64)
+def _page_names(context: str) -> tuple[frozenset[str], ...]:
+    """Each name of the page as its words' spellings (read once per page: every role of every claim asks)."""
+    return tuple(_spellings(part) for name, _, _ in name_spans(context) for part in name.split(". "))
 
 
 def _spellings(name: str) -> frozenset[str]:
@@ -314,15 +320,19 @@ def _opens_after(head: Any, claim_unit: Any, filler: Any, passage_doc: Parsed, n
             c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children):
         return False
     starts = [start for start, _ in passage_doc.docs]
-    here = passage_doc.start(head) - head.idx
-    at = starts.index(here) if here in starts else 0
+    here = passage_doc.start(head) - head.idx  # where the description's sentence starts
+    at = starts.index(here)
     if at == 0:
         return False
     before = [u for u in names if starts[at - 1] <= u.start < here]
-    claim_names = {form for t in filler.subtree if t.pos_ == "PROPN" for w in _NAME_WORD.findall(t.lower_)
-                   for form in name_forms(w)}
-    return (any(matches(claim_unit, u) for u in before)
-            and all(name_forms(u.key) & claim_names for u in before))
+    claim_names = _name_forms_of(filler)
+    return any(matches(claim_unit, u) for u in before) and all(name_forms(u.key) & claim_names for u in before)
+
+
+def _name_forms_of(filler: Any) -> set[str]:
+    """The spellings of the name words of a claim role's phrase ("Winter Orchard")."""
+    return {form for t in filler.subtree if t.pos_ == "PROPN" for w in _NAME_WORD.findall(t.lower_)
+            for form in name_forms(w)}
 
 
 #: Pronouns that stand for a participant named before them.
