@@ -71,6 +71,13 @@ def test_each_unit_leans_on_its_own_passage_word():
     assert align("The island has no cars and no shops.", "The island has no cars and no shops.").complete
 
 
+@needs_parser
+def test_a_name_and_another_form_of_it_each_match_their_own_word():
+    """"Walkers … the Low Walker route": read crosswise, the two names look reversed around the verb."""
+    sentence = "Walkers who dislike steep paths may prefer the Low Walker route, which climbs only 120 metres."
+    assert align(sentence, sentence, subject_context=sentence).complete
+
+
 def test_names_and_figures_match_only_by_identity_or_value():
     assert align("The bridge is about 1,345 feet long.", "The bridge is 410 m long.").complete
     assert not align("The bridge is 500 m long.", "The bridge is 410 m long.").complete

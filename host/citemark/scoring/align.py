@@ -398,9 +398,10 @@ def _read_at(anchor: tuple[int, int] | None, claim_units: list[Unit], passage_un
     for unit in sorted(claim_units, key=lambda u: _ORDER.index(u.kind)):
         candidates = [j for j in candidates_of[id(unit)] if j not in used]
         # a figure the passage gives in the same digits is that one, not a near value ("about 108 million" is
-        # the 108, not the "about 112 million" that a hedge would also admit)
+        # the 108, not the "about 112 million" that a hedge would also admit); a name, likewise, is the
+        # passage's same name before another form of it ("Savers … Easy Saver": each itself, not crosswise)
         exact = [j for j in candidates if unit.kind == "figure" and _DIGITS.sub("", unit.text) == _DIGITS.sub(
-            "", passage_units[j].text) != ""]
+            "", passage_units[j].text) != "" or unit.kind == "name" and unit.text.lower() == passage_units[j].text.lower()]
         candidates = exact or candidates
         if candidates:
             found = min(candidates, key=lambda j: _distance(j, used, passage_units, anchor, spans))
