@@ -18,6 +18,7 @@ DANUBE = "The Danube is Europe's second-longest river, after the Volga. It flows
 COFFEE = "Decaffeinated coffee is not entirely caffeine-free: a cup still holds a few milligrams."
 APOLLO = ("Apollo 11 carried Neil Armstrong, Buzz Aldrin and Michael Collins. Armstrong and Aldrin walked on the Moon "
           "while Collins stayed in orbit aboard Columbia.")
+SCHOOLS = "Brackenford is the bigger of the two schools, with about 3,100 pupils to Dunmere's 2,300, but Dunmere is older."
 MATCH = "Millbrook Athletic came from two goals down to beat Harbourside City 3-2 on Saturday."
 
 needs_parser = pytest.mark.skipif(not parse.available(), reason="the dependency parser is not installed (./scripts/setup)")
@@ -293,6 +294,10 @@ def test_a_reordering_that_keeps_who_is_who_is_complete(claim, page):
     ("The Arlo is 312 km long.", "The Arlo is 312 km long, the Benn 188 km and the Corra 97 km.", True),
     ("A wheel of Valdrenne weighs between about 77 and 93 pounds.",
      "A single wheel of Valdrenne weighs between 35 and 42 kg.", True),
+    # a figure another name owns ("Dunmere's 2,300") is not the claim's
+    ("Brackenford has about 2,300 pupils.", SCHOOLS, False),
+    ("Dunmere has about 2,300 pupils.", SCHOOLS, True),
+    ("Brackenford has about 3,100 pupils.", SCHOOLS, True),
 ])
 def test_a_figure_goes_with_the_name_whose_clause_gives_it(claim, page, complete):
     assert align(claim, page, subject_context=page).complete is complete

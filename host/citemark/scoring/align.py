@@ -53,7 +53,14 @@ from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
-from citemark.scoring.order import equated_apart, figure_of_another, mixed_across, reversed_around, swapped_across
+from citemark.scoring.order import (
+    equated_apart,
+    figure_of_another,
+    mixed_across,
+    owned_by_another,
+    reversed_around,
+    swapped_across,
+)
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
@@ -254,6 +261,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                    + swapped_across(claim, passage, plain, passage_units, matches, claim_doc)
                    + figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
                                        _kind_of(passage_figures), matches)
+                   + owned_by_another(passage, plain, passage_units, matches)
                    + equated_apart(claim_doc, passage, plain, passage_units, matches))
         wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)
                   and id(unit) not in placed]

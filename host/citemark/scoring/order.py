@@ -13,6 +13,8 @@ and the passage share, so they hold where the parse does not:
   comparison the passage makes ("1 in 10 people, against 1 in 30 for Loratel");
 - ``figure_of_another``: a claim figure that the clauses naming the claim's names do not give,
   where they give another of its kind ("the Benn 188 km" for "The Benn is 312 km long");
+- ``owned_by_another``: a claim figure that the passage gives as another name's own ("18,000
+  residents to Saint-Aubrac's 6,500" does not give Lisseval 6,500);
 - ``equated_apart`` (with the parser): a name the claim equates with a noun by "be", which the
   passage gives in another clause than that noun while naming someone else beside the noun.
 
@@ -29,7 +31,8 @@ from typing import Any
 
 from citemark.scoring.segment import sentences
 
-__all__ = ["equated_apart", "figure_of_another", "mixed_across", "participant", "reversed_around", "swapped_across"]
+__all__ = ["equated_apart", "figure_of_another", "mixed_across", "owned_by_another", "participant", "reversed_around",
+           "swapped_across"]
 
 #: Whether a passage unit says a claim unit (by identity, lemma, synonym or value).
 Matches = Callable[[Any, Any], bool]
@@ -275,6 +278,27 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
                   and any(start <= u.start < end for start, end in clauses)]
         if beside and not any(matches(unit, u) for u in beside):
             found.append((unit, beside[0]))
+    return found
+
+
+#: A possessive between a name and the figure it owns: "Saint-Aubrac's 6,500", "Calder’s £4.2 million".
+_POSSESSIVE_BEFORE = re.compile(r"^['’]s?\s+$")
+
+
+def owned_by_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
+                     matches: Matches) -> list[tuple[Any, Any]]:
+    """A claim figure the passage gives in a possessive of a name that no claim word says: "Lisseval has
+    6,500 residents" is not stated by "about 18,000 residents to Saint-Aubrac's 6,500"."""
+    claim_units = [unit for unit, _ in pairs]
+    found = []
+    for unit, matched in pairs:
+        if unit.kind != "figure":
+            continue
+        owner = max((u for u in passage_units if u.kind == "name" and u.end <= matched.start), key=lambda u: u.end,
+                    default=None)
+        if owner is not None and _POSSESSIVE_BEFORE.match(passage[owner.end:matched.start]) and not any(
+                matches(claim_unit, owner) for claim_unit in claim_units):
+            found.append((unit, owner))
     return found
 
 
