@@ -18,6 +18,8 @@ DANUBE = "The Danube is Europe's second-longest river, after the Volga. It flows
 COFFEE = "Decaffeinated coffee is not entirely caffeine-free: a cup still holds a few milligrams."
 APOLLO = ("Apollo 11 carried Neil Armstrong, Buzz Aldrin and Michael Collins. Armstrong and Aldrin walked on the Moon "
           "while Collins stayed in orbit aboard Columbia.")
+LINES = ("Line 7 is run commercially, without a subsidy. Line 7B is run under contract to Harwick District Council, "
+         "which cut its grant this year.")
 SCHOOLS = "Brackenford is the bigger of the two schools, with about 3,100 pupils to Dunmere's 2,300, but Dunmere is older."
 MATCH = "Millbrook Athletic came from two goals down to beat Harbourside City 3-2 on Saturday."
 
@@ -229,9 +231,20 @@ def test_a_comparison_keeps_each_side_of_than_even_where_the_parser_misreads_it(
     ("The Arc 7 lasted 36 hours.", "In our test the Arc 5 lasted 36 hours and the Arc 7 lasted 28.", "7 (it says: 5)"),
     ("Patients on the lower, 150 mg dose saw their LDL fall by 52%.", "Patients who received the higher dose, 300 mg, "
      "saw their LDL fall by 52%; those on the lower dose, 150 mg, saw a fall of 41%.", "150 mg (it says: 300 mg)"),
+    # the verb read where the passage gives what the claim hangs on it ("under contract to …"), and "7B" the other
+    # of "7"
+    ("Line 7 is run under contract to Harwick District Council, and line 7B is run commercially.", LINES,
+     "7 (it says: 7B)"),
+    ("Line 7 is run under contract to Harwick District Council.", LINES, "7 (it says: 7B)"),
 ])
 def test_each_figure_and_name_keeps_its_place_in_the_relation(claim, page, named):
     assert named in explained(claim, page)
+
+
+@needs_parser
+@pytest.mark.parametrize("claim", ["Line 7B is run under contract to Harwick District Council.", "Line 7 is run commercially."])
+def test_a_verb_read_where_the_passage_gives_what_the_claim_hangs_on_it_states_the_claim(claim):
+    assert align(claim, LINES, subject_context=LINES).complete
 
 
 @needs_parser

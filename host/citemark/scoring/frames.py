@@ -137,6 +137,10 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
                 for u in _filling(t, role, passage_doc, units_at))]
         if verb_unit is None and not occurrences:
             continue  # no "have" of the passage shares a participant with the claim's: nothing to compare
+        # an occurrence far from what the claim hangs on the verb is another statement of it: "Route 14 is run
+        # commercially. Route 14A is run under contract to …" does not run Route 14 under contract
+        hung = _hung_on(verb, claim_doc, passage_doc, pairs)
+        occurrences = [t for t in occurrences if id(t.doc) in hung] or occurrences if hung else occurrences
         # a role the parser read in some occurrence of the verb is read in every one (a common word is
         # excused only where the passage's structure for the verb is not read at all)
         read = {role for role in ("doer", "object") for t in occurrences
@@ -189,16 +193,22 @@ def _parts(verb: Any, role: str, head: Any, pairs: list[tuple[Any, Any]]) -> lis
 def _clash(head: Any, parts: list[Any], filling: list[Any], matches: Matches) -> tuple[Any, Any] | None:
     """(claim part, passage participant) where the passage's phrase in a role gives a name or figure the
     claim's phrase does not, of the same kind as a claim part it lacks ("the higher dose, 300 mg" for "the
-    lower, 150 mg dose"; "the Arc 5" for "the Arc 7"). A claim phrase that only says more ("Maren
+    lower, 150 mg dose"; "the Arc 5" for "the Arc 7"; "route 14A" for "route 14"). A claim phrase that only says more ("Maren
     Tolliver's French translator" for "her French translator") clashes with nothing."""
     for part in parts:
         if any(matches(part, u) for u in filling):
             continue
-        others = [u for u in filling if participant(u) and u.kind == part.kind
+        others = [u for u in filling if participant(u) and _numbered(u) == _numbered(part)
                   and not any(matches(c, u) for c in [head, *parts])]
         if others:
             return part, others[0]
     return None
+
+
+def _numbered(unit: Any) -> str:
+    """A unit's kind, a name that opens with a digit ("14A") counted with the figures ("14"): "route 14A"
+    is the other of "route 14"."""
+    return "figure" if unit.kind == "name" and unit.text[:1].isdigit() else unit.kind
 
 
 def _stands_alone(part: Any, pairs: list[tuple[Any, Any]], passage_doc: Parsed, occurrence: Any) -> bool:
@@ -224,6 +234,26 @@ def _filling(occurrence: Any, role: str, passage_doc: Parsed, units_at: dict[int
     own = _own_clause(outside) if outside is not None else set()
     return [u for i in fillers(occurrence, role, whole=True) - own
             if (u := units_at.get(passage_doc.start(occurrence.doc[i]))) is not None]
+
+
+#: The dependents a claim hangs on its verb besides its doer and object: how, where, to whom, as what.
+_HUNG = frozenset(["prep", "advmod", "npadvmod", "oprd", "acomp", "dative"])
+
+
+def _hung_on(verb: Any, claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]]) -> set[int]:
+    """The passage sentences (their parses' ids) that give the words the claim hangs on ``verb`` besides its
+    doer and object ("under contract to Tarnshire County Council"): empty where it hangs none."""
+    taken = fillers(verb, "doer", whole=True) | fillers(verb, "object", whole=True)
+    matched_at = {claim.start: passage for claim, passage in pairs if claim.kind in ("word", "name", "figure")}
+    found = set()
+    for child in verb.children:
+        if child.dep_ not in _HUNG:
+            continue
+        for token in child.subtree:
+            passage = matched_at.get(claim_doc.start(token)) if token.i not in taken else None
+            if passage is not None and (said := passage_doc.token_at(passage.start)) is not None:
+                found.add(id(said.doc))
+    return found
 
 
 def _claim_unit(token: Any, pairs: list[tuple[Any, Any]]) -> Any | None:
