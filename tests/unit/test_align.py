@@ -20,6 +20,8 @@ APOLLO = ("Apollo 11 carried Neil Armstrong, Buzz Aldrin and Michael Collins. Ar
           "while Collins stayed in orbit aboard Columbia.")
 LINES = ("Line 7 is run commercially, without a subsidy. Line 7B is run under contract to Harwick District Council, "
          "which cut its grant this year.")
+POOLS = ("The council runs two pools: the Ashcombe pool, 25 metres long with 6 lanes, and the Brindle Road pool, "
+         "50 metres long with 8 lanes.")
 SCHOOLS = "Brackenford is the bigger of the two schools, with about 3,100 pupils to Dunmere's 2,300, but Dunmere is older."
 MATCH = "Millbrook Athletic came from two goals down to beat Harbourside City 3-2 on Saturday."
 
@@ -307,6 +309,10 @@ def test_a_reordering_that_keeps_who_is_who_is_complete(claim, page):
     ("The Arlo is 312 km long.", "The Arlo is 312 km long, the Benn 188 km and the Corra 97 km.", True),
     ("A wheel of Valdrenne weighs between about 77 and 93 pounds.",
      "A single wheel of Valdrenne weighs between 35 and 42 kg.", True),
+    # a name's clause reaches over the clauses after it that name no one ("…, 25 metres long with 6 lanes")
+    ("The Ashcombe pool has 8 lanes.", POOLS, False),
+    ("The Ashcombe pool has 6 lanes.", POOLS, True),
+    ("The Brindle Road pool has 8 lanes.", POOLS, True),
     # a figure another name owns ("Dunmere's 2,300") is not the claim's
     ("Brackenford has about 2,300 pupils.", SCHOOLS, False),
     ("Dunmere has about 2,300 pupils.", SCHOOLS, True),

@@ -11,8 +11,9 @@ and the passage share, so they hold where the parse does not:
   ("converts YAML to TOML" for "converts TOML to YAML");
 - ``mixed_across``: a claim that compares nothing, taking its parts from both sides of a
   comparison the passage makes ("1 in 10 people, against 1 in 30 for Loratel");
-- ``figure_of_another``: a claim figure that the clauses naming the claim's names do not give,
-  where they give another of its kind ("the Benn 188 km" for "The Benn is 312 km long");
+- ``figure_of_another``: a claim figure that the clauses naming the claim's names (with the clauses
+  after them that name no one) do not give, where they give another of its kind ("the Benn 188 km"
+  for "The Benn is 312 km long");
 - ``owned_by_another``: a claim figure that the passage gives as another name's own ("18,000
   residents to Saint-Aubrac's 6,500" does not give Lisseval 6,500);
 - ``equated_apart`` (with the parser): a name the claim equates with a noun by "be", which the
@@ -265,10 +266,11 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
     of its kind: "The Benn is 312 km long" is not stated by "The Arlo is 312 km long, the Benn 188 km and
     the Corra 97 km". ``claim_kind`` and ``passage_kind`` give a figure unit's kind ("length", "count:homes";
     None or "year" for a figure not read so)."""
-    names = [matched for unit, matched in pairs if unit.kind == "name"]
+    names = [matched for unit, matched in pairs if "name" in (unit.kind, matched.kind)]  # "The Northgate branch"
     if not names:
         return []
-    clauses = {_clause_of(passage, matched.start) for matched in names}
+    named_at = [u.start for u in passage_units if u.kind == "name"]
+    clauses = {_clause_with_apposition(passage, matched.start, named_at) for matched in names}
     found = []
     for unit, _ in pairs:
         kind = claim_kind(unit) if unit.kind == "figure" else None
@@ -300,6 +302,20 @@ def owned_by_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: 
                 matches(claim_unit, owner) for claim_unit in claim_units):
             found.append((unit, owner))
     return found
+
+
+def _clause_with_apposition(text: str, at: int, named_at: list[int]) -> tuple[int, int]:
+    """The clause around ``at`` with the clauses after it that name no one (``named_at``: where the passage's
+    names start) up to the next that does: "the Northgate branch, 4.2 kilometres long with 9 stops, and the
+    Fennick Hill branch, …" gives Northgate its 9 stops."""
+    start, end = _clause_of(text, at)
+    _, sentence_end = _sentence_of(text, at)
+    while end < sentence_end:
+        following = _clause_of(text, end + 1)
+        if following[1] <= end or any(following[0] <= n < following[1] for n in named_at):
+            break
+        end = following[1]
+    return start, end
 
 
 def _clause_of(text: str, at: int) -> tuple[int, int]:
