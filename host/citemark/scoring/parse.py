@@ -43,7 +43,7 @@ import threading
 
 from citemark.scoring.syntax import Doc
 
-__all__ = ["PIPELINE", "ParserProcess", "available", "installed", "parse", "start"]
+__all__ = ["PIPELINE", "ParserProcess", "available", "installed", "parse", "process_id", "start"]
 
 log = logging.getLogger(__name__)
 
@@ -209,6 +209,11 @@ def start() -> None:
 def available() -> bool:
     """Whether the parser is installed and answers (waits for its load)."""
     return _shared.available()
+
+
+def process_id() -> int | None:
+    """The parser process's id (None: not running), for a bench that counts its CPU with this process's."""
+    return _shared.pid
 
 
 @functools.lru_cache(maxsize=1024)
