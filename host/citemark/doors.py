@@ -69,7 +69,7 @@ class EngineSlot:
             if self._engine is None:
                 from citemark.scoring import parse
 
-                parse.start()  # before the engine's imports: spaCy's load takes as long, on the other core
+                parse.start()  # first: spaCy loads on another core while the engine is imported and built
                 from citemark.engine import Engine
 
                 engine = await asyncio.to_thread(Engine, self.settings, **self._options)
