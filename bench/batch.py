@@ -12,7 +12,8 @@ page. The batch runs through the same parts as ``citemark batch`` (``engine_slot
 - answers per minute and claims per second, peak RSS, and CPU use per core;
 - CPU seconds per stage, each counted in the thread that ran it (``time.thread_time``
   around every call, the innermost stage only), and every thread's CPU from
-  ``/proc/self/task``: extraction, indexing, retrieval, parsing (spaCy), judging (the
+  ``/proc/self/task``: extraction, indexing, retrieval, parsing (this process's side of it;
+  spaCy's own CPU is the parser process's, read from its ``/proc`` entry), judging (the
   checks the judge runs in worker threads), the model (its calling thread plus the
   native threads of onnxruntime and tokenizers), the rest of the event loop's thread
   (answer parsing, HTTP, guards, combiner, JSON) and of the worker threads; fetches as
@@ -57,6 +58,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 SAMPLED_PAIRS = 400
 #: The stages that are the model's: the thread calling it, and the threads of onnxruntime and tokenizers.
 MODEL_STAGES = ("model calling thread", "model native threads", "model sessions", "model token states")
+#: spaCy's own work, in the parser's process ("parsing" is this process's side: the request and the arrays).
+PARSER_STAGE = "parsing (parser process)"
 #: The name prefix of the threads that run the model's sessions (``models/runtime.py``).
 SESSION_THREADS = "citemark-model"
 
@@ -190,6 +193,18 @@ def thread_cpu_seconds() -> dict[int, float]:
     return found
 
 
+def parser_cpu_seconds() -> float:
+    """CPU seconds the dependency parser's process has spent so far: it parses in a process of its own,
+    which neither ``/proc/self/task`` nor ``RUSAGE_SELF`` counts (0 when it is not running)."""
+    from citemark.scoring import parse
+
+    pid = parse.process_id()
+    try:
+        return task_cpu_seconds(Path(f"/proc/{pid}/stat").read_text(), os.sysconf("SC_CLK_TCK")) if pid else 0.0
+    except (OSError, ValueError):  # it stopped
+        return 0.0
+
+
 def task_cpu_seconds(stat: str, ticks: int) -> float:
     """User plus system time from a ``/proc/*/task/*/stat`` line (fields 14 and 15; the name may hold spaces)."""
     fields = stat.rsplit(")", 1)[1].split()
@@ -289,6 +304,7 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
             model.token_states = stages.cpu("model token states", reading)
         engine.fetcher.fetch = stages.fetch(engine.fetcher.fetch)
         started, threads_started, cpu_started = time.perf_counter(), thread_cpu_seconds(), cpu_seconds()
+        parser_started = parser_cpu_seconds()
         staged_started = dict(stages.cpu_s)  # warm-up's parses and indexes are not the batch's
         with ResultsFile(out) as results, open(source, "rb") as stream:
             items = read_items(bounded_lines(stream, 1 << 24), max_line_bytes=1 << 24)
@@ -297,6 +313,7 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
                 summary.add(record)
         # Read while the worker threads live: the slot's executor ends them with the loop.
         finished, threads_finished, cpu = time.perf_counter(), thread_cpu_seconds(), cpu_seconds() - cpu_started
+        parser_s = parser_cpu_seconds() - parser_started
         python_threads = {thread.native_id for thread in threading.enumerate()}
         session_threads = frozenset(thread.native_id for thread in threading.enumerate()
                                     if thread.name.startswith(SESSION_THREADS))
@@ -305,13 +322,14 @@ async def run_local(source: Path, out: Path, settings, concurrency: int, stages:
         staged_s = {key: seconds - staged_started.get(key, 0.0) for key, seconds in stages.cpu_s.items()}
         stage_s = stage_cpu(threads_s, staged_s, event_loop=threading.main_thread().native_id,
                             python_threads=python_threads, session_threads=session_threads)
+        stage_s[PARSER_STAGE] = parser_s
         solo = None
         if model is not None:  # the model alone, on the batch's own pairs, right after it (and on probe pairs before)
             solo = {"settings": model_settings_alone(engine.pack, sampled, sampled_readings),
                     "probe_before_pairs_per_s": before["pairs_per_s"],
                     "probe_after_pairs_per_s": model_alone(score, model_probe_pairs())["pairs_per_s"]}
         return {"model": engine.model_name, "wall_s": round(finished - opened, 2),
-                "verify_s": round(finished - started, 2), "cpu_s": round(cpu, 2),
+                "verify_s": round(finished - started, 2), "cpu_s": round(cpu + parser_s, 2),
                 "threads_cpu_s": round(sum(threads_s.values()), 2), "stage_cpu_s": stage_s,
                 "fetch_wall_s_overlapping": round(stages.fetch_wall_s, 2), "peak_rss_mb": peak_rss,
                 "pairs_scored": engine.pairs_scored, "token_state_readings": len(readings), "sources_loaded": engine.loader.loaded, "model_alone": solo,

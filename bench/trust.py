@@ -9,8 +9,8 @@ Issue 29, item 5 (TRUST.md, "How it is measured"). With the shipped model, in ea
   every part, each claim against the text citemark's own extraction reads from its page): the
   share badged supported per kind, the true claims split three ways, the share of plain false claims
   badged contradicted, and on contrast_real whether the verdict's differences name the changed word;
-- strict without the dependency parser, on bench/contrast and contrast_real: ``citemark.scoring.parse.load``
-  patched in-process to return None, as on an install without the spaCy pipeline;
+- strict without the dependency parser, on bench/contrast and contrast_real: ``citemark.scoring.parse.available``
+  patched in-process to return False, as on an install without the spaCy pipeline;
 - the dev sets (WiCE-dev, AttributionBench-dev): precision and recall of "supported" with 95 % bootstrap
   intervals, and balanced accuracy as in the rest of the report.
 
@@ -51,22 +51,22 @@ DEV_PLAIN_FALSE = 0.02  # per plain false kind on train/contrast_dev (0 on the t
 
 @contextlib.contextmanager
 def without_parser() -> Iterator[None]:
-    """Strict as on an install without the spaCy pipeline: the parser's loader answers None."""
+    """Strict as on an install without the spaCy pipeline: the parser says it is not available."""
     from citemark.scoring import parse
 
-    loader = parse.load
-    parse.load = lambda: None
+    available = parse.available
+    parse.available = lambda: False
     try:
         yield
     finally:
-        parse.load = loader
+        parse.available = available
 
 
 def parser_installed() -> bool:
     """Whether this run had the dependency parser at all (else "without the parser" changes nothing)."""
     from citemark.scoring import parse
 
-    return parse.load() is not None
+    return parse.available()
 
 
 def served_set(model: str | None, folder: Path, policy: str) -> dict:
@@ -299,7 +299,7 @@ def markdown(report: dict) -> str:
         "Sets: `bench/contrast` and `bench/contrast_real` (tests: real public text, never run while it was "
         "written) served on 127.0.0.1 as a citation is fetched; `train/contrast_dev` (development material, all "
         "its parts) against the text citemark's extraction reads from each page. \"strict, no parser\": strict "
-        "with `citemark.scoring.parse.load` patched in-process to return None, as on an install without the "
+        "with `citemark.scoring.parse.available` patched in-process to return False, as on an install without the "
         f"spaCy pipeline (in this run the pipeline was {parser}). The peers take no policy and were not rerun: "
         "their columns in the contrast suite section above stand.", "",
         "### Share badged supported, per kind", "",

@@ -23,10 +23,8 @@ import logging
 import re
 import time
 from collections.abc import Callable
+from types import ModuleType
 from typing import NamedTuple
-
-import keyring
-from keyring.errors import KeyringError
 
 __all__ = ["REQUESTERS", "SERVICE", "forget", "hosts", "keyring_problem", "lookup", "lookup_for", "remember"]
 
@@ -40,6 +38,15 @@ REQUESTERS = ("cli", "page", "agent")
 
 log = logging.getLogger(__name__)
 _cache: dict[str, tuple[float, _Entry | None]] = {}
+
+
+def _keyring() -> ModuleType:
+    """The keyring package, imported at its first use (about 50 ms): a verify that fetches nothing
+    over https never asks it for a credential."""
+    import keyring
+    import keyring.errors
+
+    return keyring
 
 
 def normalise_host(host: str) -> str:
@@ -59,6 +66,7 @@ def remember(host: str, header: str, value: str, share: tuple[str, ...] = ()) ->
     unknown = [name for name in share if name not in ("page", "agent")]
     if unknown:
         raise ValueError(f"--share takes 'page' or 'agent', not {unknown[0]!r}")
+    keyring = _keyring()
     keyring.set_password(SERVICE, host, json.dumps({"header": header, "value": value, "share": sorted(set(share))}))
     names = set(hosts())
     names.add(host)
@@ -70,7 +78,8 @@ def forget(host: str) -> bool:
     host = normalise_host(host)
     names = set(hosts())
     existed = host in names
-    with contextlib.suppress(KeyringError):
+    keyring = _keyring()
+    with contextlib.suppress(keyring.errors.KeyringError):
         keyring.delete_password(SERVICE, host)
     names.discard(host)
     keyring.set_password(SERVICE, _INDEX, json.dumps(sorted(names)))
@@ -79,7 +88,7 @@ def forget(host: str) -> bool:
 
 
 def hosts() -> list[str]:
-    raw = keyring.get_password(SERVICE, _INDEX)
+    raw = _keyring().get_password(SERVICE, _INDEX)
     try:
         names = json.loads(raw) if raw else []
     except ValueError:
@@ -125,7 +134,7 @@ def _cached_entry(host: str) -> _Entry | None:
         return cached[1]
     try:
         entry = _entry(host)
-    except (KeyringError, RuntimeError) as error:
+    except (_keyring().errors.KeyringError, RuntimeError) as error:
         # Not a warning: without a keyring there are simply no credentials, and a warning here
         # would print on every fetch. ``citemark doctor`` says it once (``keyring_problem``).
         log.info("keyring unavailable; no credentials used (%s)", type(error).__name__)
@@ -136,9 +145,10 @@ def _cached_entry(host: str) -> _Entry | None:
 
 def keyring_problem() -> str | None:
     """Why stored credentials cannot be used on this machine, or None when the keyring answers."""
+    keyring = _keyring()
     try:
         keyring.get_password(SERVICE, _INDEX)
-    except (KeyringError, RuntimeError) as error:
+    except (keyring.errors.KeyringError, RuntimeError) as error:
         return f"the OS keyring is unavailable ({type(error).__name__}): sources are fetched without credentials"
     return None
 
@@ -152,7 +162,7 @@ class _Entry(NamedTuple):
 def _entry(host: str) -> _Entry | None:
     if host == _INDEX:
         return None
-    raw = keyring.get_password(SERVICE, host)
+    raw = _keyring().get_password(SERVICE, host)
     if not raw:
         return None
     try:

@@ -1,9 +1,10 @@
 """What the three doors — the CLI, the MCP server and the native host — share, so each stays an adapter.
 
 - ``EngineSlot``: one engine per process, built on first use off the event
-  loop (loading a model takes seconds) and closed once; it is told who its
-  requests come from (``cli``, ``page`` or ``agent``), which decides the stored
-  credentials it may send (``credentials.lookup_for``);
+  loop (loading a model takes seconds) and closed once, with the dependency
+  parser's process started first, so that it loads on another core meanwhile;
+  it is told who its requests come from (``cli``, ``page`` or ``agent``), which
+  decides the stored credentials it may send (``credentials.lookup_for``);
 - ``collect`` and ``one_claim`` (from ``citemark.collect``, where
   ``Engine.report`` and ``Engine.verify_claim`` find them too): an answer's
   verdicts streamed into a ``Report``, and a claim with one source as an answer;
@@ -66,6 +67,9 @@ class EngineSlot:
     async def get(self) -> Engine:
         async with self._lock:
             if self._engine is None:
+                from citemark.scoring import parse
+
+                parse.start()  # first: spaCy loads on another core while the engine is imported and built
                 from citemark.engine import Engine
 
                 engine = await asyncio.to_thread(Engine, self.settings, **self._options)

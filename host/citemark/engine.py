@@ -125,11 +125,11 @@ class Engine:
         await self.aclose()
 
     def warm_up(self) -> None:
-        """Load the model and the dependency parser now (otherwise the first claim pays for them)."""
+        """Start the dependency parser's process and load the model now (otherwise the first claim pays
+        for them); the parser loads on another core meanwhile. Every policy aligns, so every policy parses."""
+        parse.start()
         if self._scorer is not None and hasattr(self._scorer.scorer, "load"):
             self._scorer.scorer.load()
-        if self.settings.policy == "strict":
-            parse.load()
 
     # ------------------------------------------------------------------ requests
 

@@ -97,7 +97,7 @@ def test_differences_give_offsets_on_both_sides():
 
 
 def test_without_the_parser_relations_are_not_checked(monkeypatch):
-    monkeypatch.setattr(parse, "load", lambda: None)
+    monkeypatch.setattr(parse, "available", lambda: False)
     alignment = align("Millbrook Athletic beat Harbourside City 3-2.", MATCH)
     assert alignment.complete and not alignment.relations_checked and alignment.participants >= 2
 

@@ -111,10 +111,10 @@ def test_the_policy_reaches_the_engine_and_the_name():
     assert Citemark("none", "text").name.endswith(", strict)")
 
 
-def test_without_parser_restores_the_loader():
+def test_without_parser_restores_the_parser():
     from citemark.scoring import parse
 
-    loader = parse.load
+    available = parse.available
     with trust.without_parser():
-        assert parse.load() is None
-    assert parse.load is loader
+        assert parse.available() is False
+    assert parse.available is available

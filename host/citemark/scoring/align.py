@@ -50,7 +50,7 @@ from citemark.scoring import parse
 from citemark.scoring.attachment import misattached
 from citemark.scoring.converses import crossed, pair_converses
 from citemark.scoring.descriptions import DEFINITE, stands_for
-from citemark.scoring.frames import Parsed, misbound
+from citemark.scoring.frames import Parsed, misbound, parsed
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
 from citemark.scoring.order import (
@@ -226,10 +226,9 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
     unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
     unmatched = _measured(claim, unmatched, pairs, claim_figures, passage_figures, passage, spans)
-    claim_doc = passage_doc = None
     gap = PARSE_GAP if paraphraser is None else max(PARSE_GAP, PARAPHRASE_GAP)
-    if len(unmatched) <= gap and parse.installed() and parse.load() is not None:
-        claim_doc, passage_doc = Parsed(claim, whole=True), Parsed(passage)
+    claim_doc, passage_doc = _parses(claim, passage) if len(unmatched) <= gap else (None, None)
+    if claim_doc is not None and passage_doc is not None:
         claim_units = _units(claim, claim_quantities, claim_doc)
         passage_units = _units(passage, passage_quantities, passage_doc)
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
@@ -278,6 +277,15 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
                      differences, checked, participants, _stated_clauses(claim, claim_units, unmatched),
                      tuple(paraphrased))
+
+
+def _parses(claim: str, passage: str) -> tuple[Parsed, Parsed] | tuple[None, None]:
+    """The claim (whole) and the passage (sentence by sentence) parsed; neither without the parser, or
+    where it failed on the way."""
+    if not parse.available():
+        return None, None
+    claim_doc, passage_doc = parsed(claim, whole=True), parsed(passage)
+    return (claim_doc, passage_doc) if claim_doc is not None and passage_doc is not None else (None, None)
 
 
 #: Common words a lemma-matched alignment may leave for paraphrase matching (each costs the model

@@ -144,7 +144,7 @@ def _one_word(token: Any, head: Any) -> bool:
 def _elided(own: Any, passage_head: Any) -> bool:
     """A figure standing for its noun in another sentence ("The second largest holds about 28,000." after
     "… holds about 45,000 wheels."): the word it qualifies is elided, and the sentence before gives it."""
-    elsewhere = own.doc is not passage_head.doc or own.sent.start != passage_head.sent.start
+    elsewhere = own.doc is not passage_head.doc or own.sentence_start != passage_head.sentence_start
     return own.pos_ == "NUM" and own.dep_ not in ("nummod", "quantmod") and elsewhere
 
 

@@ -28,8 +28,9 @@ from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.order import Matches, participant
 from citemark.scoring.segment import sentences
+from citemark.scoring.syntax import Doc, Token
 
-__all__ = ["Parsed", "fillers", "misbound"]
+__all__ = ["Parsed", "fillers", "misbound", "parsed"]
 
 #: The words of a written name, as the alignment's name units are ("KR-2" → "kr", "2").
 _NAME_WORD = re.compile(r"[^\W_]+", re.UNICODE)
@@ -81,22 +82,34 @@ def _passive(verb: Any) -> bool:
     return any(c.dep_ in ("auxpass", "nsubjpass") for c in verb.children)
 
 
-class Parsed:
-    """A text parsed sentence by sentence (a headline without a full stop must not become the subject
-    of the sentence after it; ``whole``: as one, for a claim), each parse cached; tokens found by
-    their offset in the text."""
+def parsed(text: str, *, whole: bool = False) -> Parsed | None:
+    """``text`` parsed sentence by sentence (a headline without a full stop must not become the subject
+    of the sentence after it; ``whole``: as one, for a claim), each parse cached; None where the parser
+    gave no parse of a part (it is not installed, or it failed on the way)."""
+    spans = [(0, len(text))] if whole else [(span.start, span.end) for span in sentences(text)]
+    docs = []
+    for start, end in spans:
+        doc = parse.parse(text[start:end])
+        if doc is None:
+            return None
+        docs.append((start, doc))
+    return Parsed(docs)
 
-    def __init__(self, text: str, *, whole: bool = False) -> None:
-        spans = [(0, len(text))] if whole else [(span.start, span.end) for span in sentences(text)]
-        self.docs = [(start, parse.parse(text[start:end])) for start, end in spans]
+
+class Parsed:
+    """A text's parses, each with the offset where its part of the text starts; tokens found by their
+    offset in the text."""
+
+    def __init__(self, docs: list[tuple[int, Doc]]) -> None:
+        self.docs = docs
         self._offsets = {id(doc): start for start, doc in self.docs}
         self._at = {start + token.idx + k: token for start, doc in self.docs for token in doc
                     for k in range(max(1, len(token.text)))}
 
-    def token_at(self, start: int) -> Any:
+    def token_at(self, start: int) -> Token | None:
         return self._at.get(start)
 
-    def start(self, token: Any) -> int:
+    def start(self, token: Token) -> int:
         return self._offsets[id(token.doc)] + token.idx
 
 
@@ -218,7 +231,7 @@ def _stands_alone(part: Any, pairs: list[tuple[Any, Any]], passage_doc: Parsed, 
     matched = next((p for c, p in pairs if c is part), None)
     token = passage_doc.token_at(matched.start) if matched is not None else None
     return (token is not None and token.pos_ == "NUM" and token.dep_ not in ("nummod", "quantmod")
-            and (token.doc is not occurrence.doc or token.sent.start != occurrence.sent.start))
+            and (token.doc is not occurrence.doc or token.sentence_start != occurrence.sentence_start))
 
 
 def _own_clause(verb: Any) -> set[int]:

@@ -117,7 +117,8 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
     if alignment.complete and not alignment.relations_checked and alignment.participants >= 2:
         return Decision(Label.PARTIAL, "relations_unchecked",
                         "Every word of the claim is in the passage, but who did what to whom was not checked "
-                        "(the dependency parser is not installed: ./scripts/setup installs it).")
+                        "(the dependency parser is not installed, which ./scripts/setup does, or it failed: "
+                        "see the log).")
     if alignment.complete:
         if m.quoted_contradiction is None or m.quoted_contradiction < STRICT_CONTRADICTION:
             return Decision(Label.SUPPORTED, "aligned", "The passage states every part of this" + _in_other_words(alignment))
