@@ -5,8 +5,9 @@ matches every content unit of the claim (each content word, name, figure and neg
 one to one against the quoted passage (its sentences and one sentence either side):
 
 - a common word by its lemma or an inflection ("recovered" / "recovery"), by a known
-  synonym (``SYNONYMS``), or, given the model's token states, by a passage word that says
-  it in other words ("shut" / "close": ``paraphrase.py``, never a listed opposite);
+  synonym (``SYNONYMS``), a verb with its particle by the verb it says ("turned down" /
+  "rejected": ``phrasal.py``), or, given the model's token states, by a passage word that
+  says it in other words ("shut" / "close": ``paraphrase.py``, never a listed opposite);
 - a name only by identity of its words, an acronym, or a demonym ("Chinese" / "China");
   never by similarity: "C++" is not "OCaml", "Collins" is not "Aldrin";
 - a figure only by an equal value, as ``quantities`` reads them ("64 km" / "40 miles");
@@ -23,15 +24,14 @@ What cannot be accounted for is named: ``Alignment.unmatched`` (claim units) and
 ``Alignment.unmatched_modifiers`` (passage words that qualify what the claim states),
 and ``Alignment.differences`` pairs each with what the passage says in its place.
 
-Relations are read with a dependency parser (``parse.py``) when one is installed
-(``frames.py``): each verb of the claim that the passage matched must have the same
-matched words as its doer and its object in the passage ("Harbourside beat Millbrook" is not "Millbrook beat
-Harbourside"; "Collins walked on the Moon" is not "Armstrong and Aldrin walked on the
-Moon while Collins stayed in orbit"), read through the passive, conjunctions,
-appositions, relative clauses and a subject shared with a following "to" verb; and a
-name or figure must qualify the same word in the passage as in the claim where the passage
-qualifies that word otherwise ("9 seismometers" is not "24 seismometers … and 9 on Tiel":
-``attachment.py``). Without the parser ``Alignment.relations_checked`` is False. Who stands on
+Relations are read with a dependency parser (``parse.py``) when one is installed (``frames.py``):
+each verb of the claim that the passage matched must have the same matched words as its doer and
+its object in the passage ("Harbourside beat Millbrook" is not "Millbrook beat Harbourside";
+"Collins walked on the Moon" is not "Armstrong and Aldrin walked on the Moon while Collins stayed
+in orbit"), read through the passive, conjunctions, appositions, relative clauses and a subject
+shared with a following "to" verb; and a name or figure must qualify the same word in the passage
+as in the claim where the passage qualifies that word otherwise ("9 seismometers" is not "24
+seismometers … and 9 on Tiel": ``attachment.py``). Without the parser ``Alignment.relations_checked`` is False. Who stands on
 which side of a word the claim and passage share, of a comparison or of a preposition, and which
 clause gives a name's figure, is read by word order (``order.py``), parser or not ("Tansey is
 older than Brackwell" is not "Brackwell is older than Tansey").
@@ -46,22 +46,15 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from citemark.scoring import parse
+from citemark.scoring import order, parse
 from citemark.scoring.attachment import misattached
 from citemark.scoring.converses import crossed, pair_converses
 from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound, parsed
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
-from citemark.scoring.order import (
-    equated_apart,
-    figure_of_another,
-    mixed_across,
-    owned_by_another,
-    reversed_around,
-    swapped_across,
-)
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
+from citemark.scoring.phrasal import pair_phrasal
 from citemark.scoring.quantities import Quantity, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
 
@@ -214,9 +207,9 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     only when that leaves at most ``PARSE_GAP`` units unaccounted for: a parse costs more than the
     rest of the alignment, and a claim that far from the passage cannot become complete.
 
-    ``paraphraser`` reads the model's token states for the pair: with it, common words still
-    unaccounted for may be matched by a passage word that says them in other words
-    (``paraphrase.py``), when no more than ``PARAPHRASE_GAP`` are left and all are common words."""
+    ``paraphraser`` reads the model's token states for the pair: with it, common words still unaccounted
+    for may be matched by a passage word that says them in other words (``paraphrase.py``), when no
+    more than ``PARAPHRASE_GAP`` are left and all are common words."""
     claim_quantities, passage_quantities = parse_quantities(claim), parse_quantities(passage)
     claim_figures = {q.start: q for q in claim_quantities}
     passage_figures = {q.start: q for q in passage_quantities}
@@ -237,11 +230,12 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     converse: list[tuple[Unit, Unit]] = []
     if claim_doc is not None and passage_doc is not None and unmatched:  # "lent … to" for "borrowed … from"
         converse, unmatched = pair_converses(claim_doc, passage_doc, unmatched, passage_units, used)
-        pairs += converse
+        phrasal, unmatched = pair_phrasal(claim_doc, passage_doc, unmatched, passage_units, used)  # "turned down"
+        pairs += converse + phrasal
     paraphrased: list[tuple[Unit, Unit]] = []
     if paraphraser is not None and 0 < len(unmatched) <= PARAPHRASE_GAP and all(u.kind == "word" for u in unmatched):
-        paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser,
-                                              claim_doc, passage_doc)
+        paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser, claim_doc,
+                                              passage_doc)
         pairs += paraphrased
     modifiers = _unmatched_modifiers(passage, passage_units, used)
     wrong: list[tuple[Unit, Unit | None]] = []  # matched units the passage puts in another relation
@@ -255,13 +249,13 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, plain, passage_units, matches)
                   if all(unit is not m for m, _ in wrong) and id(unit) not in placed]
     if not unmatched:  # who is who by word order (order.py), where the parse may be wrong
-        ordered = (reversed_around(claim, passage, plain, passage_units, matches, claim_doc, passage_doc)
-                   + mixed_across(claim, passage, plain, claim_doc)
-                   + swapped_across(claim, passage, plain, passage_units, matches, claim_doc)
-                   + figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
+        ordered = (order.reversed_around(claim, passage, plain, passage_units, matches, claim_doc, passage_doc)
+                   + order.mixed_across(claim, passage, plain, claim_doc)
+                   + order.swapped_across(claim, passage, plain, passage_units, matches, claim_doc)
+                   + order.figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
                                        _kind_of(passage_figures), matches)
-                   + owned_by_another(passage, plain, passage_units, matches)
-                   + equated_apart(claim_doc, passage, plain, passage_units, matches))
+                   + order.owned_by_another(passage, plain, passage_units, matches)
+                   + order.equated_apart(claim_doc, passage, plain, passage_units, matches))
         wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)
                   and id(unit) not in placed]
     # a negation or privative over other words than the claim's (after the checks that name a rival participant)
@@ -703,5 +697,4 @@ if __name__ == "__main__":
             "not at run time. The compiler was originally written in OCaml.")
     for text in ("The Danube is the second-longest river in Europe.", "The Danube is the longest river in Europe.",
                  "Rust checks references at run time.", "The Rust compiler was first written in C++."):
-        result = align(text, page)
-        print(f"{text}\n  complete={result.complete}  {result.explanation()}")
+        print(f"{text}\n  complete={(result := align(text, page)).complete}  {result.explanation()}")
