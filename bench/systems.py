@@ -220,6 +220,9 @@ def page_server(pages: Sequence[bytes]) -> http.server.ThreadingHTTPServer:
 
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
+        # socketserver's backlog is 5: ten clients connecting at once overflow it, and the kernel's SYN
+        # retry costs the client a whole second (a tool that fetches in parallel measured a second slower)
+        request_queue_size = 128
 
         def handle_error(self, request: object, client_address: object) -> None:
             """The engine closing a kept-alive connection is not an error worth a traceback."""
