@@ -20,6 +20,9 @@ APOLLO = ("Apollo 11 carried Neil Armstrong, Buzz Aldrin and Michael Collins. Ar
           "while Collins stayed in orbit aboard Columbia.")
 LINES = ("Line 7 is run commercially, without a subsidy. Line 7B is run under contract to Harwick District Council, "
          "which cut its grant this year.")
+BANK = ("Provisions for loan losses increased to €410 million, from €290 million, mainly because of higher defaults "
+        "among small firms. In July, Halden Bank completed its acquisition of Ridgeway Savings, a regional savings bank "
+        "with around 600,000 customers, for €310 million.")
 POOLS = ("The council runs two pools: the Ashcombe pool, 25 metres long with 6 lanes, and the Brindle Road pool, "
          "50 metres long with 8 lanes.")
 SCHOOLS = "Brackenford is the bigger of the two schools, with about 3,100 pupils to Dunmere's 2,300, but Dunmere is older."
@@ -313,6 +316,8 @@ def test_a_reordering_that_keeps_who_is_who_is_complete(claim, page):
     ("The Ashcombe pool has 8 lanes.", POOLS, False),
     ("The Ashcombe pool has 6 lanes.", POOLS, True),
     ("The Brindle Road pool has 8 lanes.", POOLS, True),
+    # … but only for the one name of its clause ("… of Ridgeway Savings, a regional savings bank …, for €310 million")
+    ("Halden's provisions for loan losses increased to €410 million, from €290 million.", BANK, True),
     # a figure another name owns ("Dunmere's 2,300") is not the claim's
     ("Brackenford has about 2,300 pupils.", SCHOOLS, False),
     ("Dunmere has about 2,300 pupils.", SCHOOLS, True),

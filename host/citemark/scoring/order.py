@@ -269,8 +269,8 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
     names = [matched for unit, matched in pairs if "name" in (unit.kind, matched.kind)]  # "The Northgate branch"
     if not names:
         return []
-    named_at = [u.start for u in passage_units if u.kind == "name"]
-    clauses = {_clause_with_apposition(passage, matched.start, named_at) for matched in names}
+    named = [(u.start, u.end) for u in passage_units if u.kind == "name"]
+    clauses = {_clause_with_apposition(passage, matched.start, named) for matched in names}
     found = []
     for unit, _ in pairs:
         kind = claim_kind(unit) if unit.kind == "figure" else None
@@ -304,18 +304,35 @@ def owned_by_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: 
     return found
 
 
-def _clause_with_apposition(text: str, at: int, named_at: list[int]) -> tuple[int, int]:
-    """The clause around ``at`` with the clauses after it that name no one (``named_at``: where the passage's
-    names start) up to the next that does: "the Northgate branch, 4.2 kilometres long with 9 stops, and the
-    Fennick Hill branch, …" gives Northgate its 9 stops."""
+def _clause_with_apposition(text: str, at: int, named: list[tuple[int, int]]) -> tuple[int, int]:
+    """The clause around ``at`` with the clauses after it that name no one (``named``: the passage's name
+    units) up to the next that does: "the Northgate branch, 4.2 kilometres long with 9 stops, and the
+    Fennick Hill branch, …" gives Northgate its 9 stops. Only for the one name of its clause: in "Northvale
+    completed its acquisition of Ridgeway Savings, a regional savings bank …, for €310 million" what
+    follows may be said of either."""
     start, end = _clause_of(text, at)
+    own = _name_run(text, at, named)
+    if any(start <= n < end and not own[0] <= n < own[1] for n, _ in named):
+        return start, end
     _, sentence_end = _sentence_of(text, at)
     while end < sentence_end:
         following = _clause_of(text, end + 1)
-        if following[1] <= end or any(following[0] <= n < following[1] for n in named_at):
+        if following[1] <= end or any(following[0] <= n < following[1] for n, _ in named):
             break
         end = following[1]
     return start, end
+
+
+def _name_run(text: str, at: int, named: list[tuple[int, int]]) -> tuple[int, int]:
+    """The span of the name whose unit starts at ``at``, its words joined by spaces or hyphens ("Fennick Hill")."""
+    ends = dict(named)
+    first = last = at
+    while (before := next((n for n, e in named if e < first and text[e:first].strip(" -") == ""), None)) is not None:
+        first = before
+    while last in ends and (after := next((n for n, _ in named if n > last and text[ends[last]:n].strip(" -") == ""),
+                                          None)) is not None:
+        last = after
+    return first, ends.get(last, at + 1)
 
 
 def _clause_of(text: str, at: int) -> tuple[int, int]:
