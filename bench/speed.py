@@ -4,7 +4,7 @@
 
 Measures, on this machine, with the model warm:
 - through the engine (library): time to the first verdict, time to all verdicts,
-  NLI pairs per second, peak RSS;
+  NLI pairs per second, peak RSS (and the parser process's);
 - through the native host (a real ``citemark host`` subprocess, real pipes):
   start-up to ``hello``, idle RSS after ``hello``, first verdict and all
   verdicts of a cold request (the model loads) and of a warm one;
@@ -47,6 +47,7 @@ def answer_markdown(server: _PageServer, cases) -> str:
 
 async def through_engine(model: str | None, answer: str, cases) -> dict:  # noqa: ANN001
     from citemark.engine import Engine
+    from citemark.scoring import parse
     from citemark.settings import Settings
 
     settings = Settings(model=model, allow_private_network=True, retries=0)
@@ -63,10 +64,12 @@ async def through_engine(model: str | None, answer: str, cases) -> dict:  # noqa
         runs.append({"first_verdict_s": round(first or 0.0, 3), "all_verdicts_s": round(time.perf_counter() - started, 3),
                      "verdicts": count})
     model = _model_cost(engine, cases) if engine._scorer is not None else None
+    parser = parse.process_id()
+    parser_peak = _rss_mb(parser, "VmHWM") if parser is not None else None
     await engine.aclose()
     best = min(runs, key=lambda r: r["all_verdicts_s"])
     return {"model": engine.model_name, "runs": runs, "best": best, "model_cost": model,
-            "peak_rss_mb": _peak_rss_mb()}
+            "peak_rss_mb": _peak_rss_mb(), "parser_peak_rss_mb": parser_peak}
 
 
 def _model_cost(engine, cases) -> dict:  # noqa: ANN001
@@ -176,10 +179,10 @@ def cold_processes(answer: str, runs: int = 3) -> dict:
     return result
 
 
-def _rss_mb(pid: int) -> float | None:
+def _rss_mb(pid: int, field: str = "VmRSS") -> float | None:
     try:
         for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
+            if line.startswith(f"{field}:"):
                 return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         return None
@@ -211,7 +214,7 @@ def main() -> int:
     args.out.write_text(json.dumps(report, indent=2))
     best = engine["best"]
     print(f"engine ({engine['model']}): first verdict {best['first_verdict_s']} s, all {best['all_verdicts_s']} s, "
-          f"model {engine['model_cost']}, peak RSS {engine['peak_rss_mb']} MB")
+          f"model {engine['model_cost']}, peak RSS {engine['peak_rss_mb']} MB (the parser's process {engine['parser_peak_rss_mb']} MB)")
     print(f"host: hello {host['hello_s']} s, idle RSS {host['idle_rss_mb']} MB; cold {host['cold']}; warm {host['warm']}; "
           f"busy RSS {host['busy_rss_mb']} MB")
     print(f"citesure overlap tiers: all {peer['all_verdicts_s']} s for {peer['citations']} citations "
