@@ -316,8 +316,15 @@ def test_a_reordering_that_keeps_who_is_who_is_complete(claim, page):
     ("The Ashcombe pool has 8 lanes.", POOLS, False),
     ("The Ashcombe pool has 6 lanes.", POOLS, True),
     ("The Brindle Road pool has 8 lanes.", POOLS, True),
-    # … but only for the one name of its clause ("… of Ridgeway Savings, a regional savings bank …, for €310 million")
+    # … but only for the last name of its clause ("… of Ridgeway Savings, a regional savings bank …, for €310 million")
     ("Halden's provisions for loan losses increased to €410 million, from €290 million.", BANK, True),
+    ("Bexmoor has 18,000 residents.", "With 18,000 residents, Ardley is three times the size of Bexmoor, home to 6,500.",
+     False),
+    ("Ardley has 18,000 residents.", "With 18,000 residents, Ardley is three times the size of Bexmoor, home to 6,500.",
+     True),
+    # a bare count whose sentence counts the claim's noun has that noun elided
+    ("Bexmoor has 18,000 residents.", "Ardley grew to 18,000 residents by 2020; Bexmoor shrank to 6,500.", False),
+    ("Ardley has 18,000 residents.", "Ardley grew to 18,000 residents by 2020; Bexmoor shrank to 6,500.", True),
     # a figure another name owns ("Dunmere's 2,300") is not the claim's
     ("Brackenford has about 2,300 pupils.", SCHOOLS, False),
     ("Dunmere has about 2,300 pupils.", SCHOOLS, True),

@@ -276,8 +276,12 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
         kind = claim_kind(unit) if unit.kind == "figure" else None
         if kind in (None, "year", "count:"):
             continue  # a bare number ("3-2") says too little of what it counts to be compared
-        beside = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == kind
-                  and any(start <= u.start < end for start, end in clauses)]
+        counted = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == kind]
+        # a bare count whose sentence counts the claim's noun elsewhere counts it too, its noun elided
+        # ("Ardley grew to 18,000 residents; Bexmoor shrank to 6,500")
+        elided = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == "count:" and kind.startswith(
+            "count:") and any(_sentence_of(passage, c.start) == _sentence_of(passage, u.start) for c in counted)]
+        beside = [u for u in counted + elided if any(start <= u.start < end for start, end in clauses)]
         if beside and not any(matches(unit, u) for u in beside):
             found.append((unit, beside[0]))
     return found
@@ -307,12 +311,12 @@ def owned_by_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: 
 def _clause_with_apposition(text: str, at: int, named: list[tuple[int, int]]) -> tuple[int, int]:
     """The clause around ``at`` with the clauses after it that name no one (``named``: the passage's name
     units) up to the next that does: "the Northgate branch, 4.2 kilometres long with 9 stops, and the
-    Fennick Hill branch, …" gives Northgate its 9 stops. Only for the one name of its clause: in "Northvale
-    completed its acquisition of Ridgeway Savings, a regional savings bank …, for €310 million" what
-    follows may be said of either."""
+    Fennick Hill branch, …" gives Northgate its 9 stops. Only for the last name of its clause, which the
+    apposition follows: in "Northvale completed its acquisition of Ridgeway Savings, a regional savings
+    bank …, for €310 million" it is said of Ridgeway Savings."""
     start, end = _clause_of(text, at)
     own = _name_run(text, at, named)
-    if any(start <= n < end and not own[0] <= n < own[1] for n, _ in named):
+    if any(own[1] <= n < end for n, _ in named):
         return start, end
     _, sentence_end = _sentence_of(text, at)
     while end < sentence_end:
