@@ -69,6 +69,7 @@ _NEGATIONS = frozenset(["not", "no", "never", "none", "nobody", "nothing", "neit
 #: Words that qualify the passage word after them: what the passage states is less, or other, than the bare word.
 _MODIFIERS = frozenset(
     ["not", "no", "never", "neither", "nor", "without", "hardly", "barely", "rarely", "seldom", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "penultimate", "runner", "may", "might", "could", "would", "instead", "rather", "planned", "plans", "plan", "proposed", "proposes", "expected", "intends", "intended", "aims", "hopes", "reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored", "partly", "partially", "entirely", "almost", "nearly", "largely", "mostly"])
+_EXCEPTED = frozenset(["all", "everyone", "everybody", "everything"])  # "all but two": the "but" excepts from these
 #: Modifiers that say who states a thing, not how much of it is so.
 _ATTRIBUTIONS = frozenset(["reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored"])
 #: How many words before a passage word its modifiers may stand ("not at run time": three).
@@ -339,9 +340,8 @@ def _paraphrased(claim: str, passage: str, unmatched: list[Unit], passage_units:
 
 #: Where the clauses of a compound claim meet: "…, and its café…", "…; …", "…, but …", "… while …", and
 #: "… and the museum …" (an "and" before a new subject; "and has" joins two verbs of one subject).
-_CLAUSE_JOIN = re.compile(r"\s*(?:[;:]|,\s*(?:and|but|while|whereas|although|yet)\b|\s(?:while|whereas|although)\b|"
-                          r",?\s+and\s+(?=(?:it|its|he|she|they|their|his|her|the|this|that|these|those)\b))\s*",
-                          re.IGNORECASE)
+_CLAUSE_JOIN = re.compile(r"(?i)\s*(?:[;:]|,\s*(?:and|but|while|whereas|although|yet)\b|\s(?:while|whereas|although)\b|"
+                          r",?\s+and\s+(?=(?:it|its|he|she|they|their|his|her|the|this|that|these|those)\b))\s*")
 #: A clause counts as stated with at least this many units, and as not stated with at least MIN_CLAUSE_UNITS - 1.
 MIN_CLAUSE_UNITS = 3
 
@@ -365,7 +365,6 @@ def _stated_clauses(claim: str, units: list[Unit], unmatched: list[Unit]) -> tup
 
 #: Units a stem-only alignment may leave unaccounted for and still be parsed (lemmas may account for them).
 PARSE_GAP = 2
-
 
 #: The sentences where most claim units find a match that are each tried as where the claim is read.
 ANCHORS = 2
@@ -617,7 +616,8 @@ def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit])
             between = passage[units[k].end : units[j].start]
             if _CLAUSE_BREAK.search(between):
                 break
-            if k in used or units[k].text.lower() not in _MODIFIERS and units[k].kind != "negation":
+            excepting = units[k].text.lower() == "but" and k and units[k - 1].text.lower() in _EXCEPTED  # "all but two"
+            if k in used or units[k].text.lower() not in _MODIFIERS and units[k].kind != "negation" and not excepting:
                 continue
             if units[k].text.lower() in ("no", "not") and k + 1 < len(units) and units[k + 1].text.lower() in (
                     "only", "just", "merely", "simply", "later", "earlier", "less", "more", "fewer"):
