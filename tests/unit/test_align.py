@@ -86,6 +86,26 @@ def test_a_name_and_another_form_of_it_each_match_their_own_word():
     assert align(sentence, sentence, subject_context=sentence).complete
 
 
+@pytest.mark.parametrize(("claim", "page", "named"), [
+    ("The tower is the tallest building in Europe.", "The tower is one of the tallest buildings in Europe.", "one"),
+    ("Half of the staff work from home.", "Nearly half of the staff work from home.", "Half"),
+    ("More than 100 copies of the book survive.", "Fewer than 100 copies of the book survive.", "100"),
+    ("100 copies of the book survive.", "More than 100 copies of the book survive.", "100"),
+])
+def test_a_bound_or_a_part_of_the_passage_is_kept(claim, page, named):
+    """"One of the tallest" is not "the tallest"; "nearly half", "more than 100" bound their figures."""
+    assert named in explained(claim, page)
+
+
+@pytest.mark.parametrize(("claim", "page"), [
+    ("Almost half of the staff work from home.", "Nearly half of the staff work from home."),
+    ("Over 90 copies of the book survive.", "More than 100 copies of the book survive."),
+    ("The tower is about 300 metres tall.", "The tower is 300 metres tall."),
+])
+def test_a_claim_within_the_passage_s_bound_is_stated(claim, page):
+    assert align(claim, page, subject_context=page).complete
+
+
 def test_all_but_a_few_is_not_all():
     page = "All but two of the 30 members voted for the plan."
     assert "but" in explained("All 30 members voted for the plan.", page)

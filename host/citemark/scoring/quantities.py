@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from citemark.scoring import numerals
 from citemark.scoring.lexical import terms
 
-__all__ = ["Quantity", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in",
+__all__ = ["Quantity", "bound_kept", "comparable", "parse_quantities", "restate", "same_quantity", "stated_in",
            "worded_as_difference", "worked_out"]
 
 _SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "k": 1e3, "bn": 1e9, "mn": 1e6}
@@ -129,6 +129,8 @@ _HEDGE = re.compile(r"(?<![\w.])(?:about|around|roughly|approximately|approx\.?|
 _AT_LEAST = re.compile(r"(?:more than|over|at least|above|upwards of|just over)\s*[$£€¥]?\s*$", re.IGNORECASE)
 _AT_MOST = re.compile(r"(?:less than|under|below|fewer than|up to)\s*[$£€¥]?\s*$", re.IGNORECASE)
 _NEARLY = re.compile(r"(?:just under|nearly|almost)\s*[$£€¥]?\s*$", re.IGNORECASE)
+_ABOUT = re.compile(r"(?:about|around|roughly|approximately|approx\.?|some|circa|c\.|~|close to)\s*[$£€¥]?\s*$",
+                    re.IGNORECASE)
 #: A capitalised word joined by a hyphen just before a number: the number is part of a name.
 _NAMED_NUMBER = re.compile(r"\b([A-Z][A-Za-z]*)-$")
 #: Citation markers ("[3]", "[^2]", "[1, 4]") are no figures.
@@ -202,8 +204,8 @@ def _parsed(text: str, incidental: bool) -> tuple[Quantity, ...]:
                 r"\s+of\b", text[match.end() :]):
             continue  # "half an hour" is no share; "half of the patients", "by more than half" are
         share = _FRACTIONS[match.group(1).lower()]
-        found.append(Quantity(share, match.group(1), False, match.start(), "share", share, end=match.end(),
-                              unit="fraction"))
+        found.append(Quantity(share, match.group(1), False, match.start(), "share", share,
+                              _hedge_before(text, match.start()), end=match.end(), unit="fraction"))
     return tuple(_joined(sorted(found, key=lambda q: q.start), text))
 
 
@@ -493,6 +495,16 @@ def same_quantity(claimed: Quantity, stated: Quantity) -> bool:
     if stated.decimals > claimed.decimals:
         return round(have, claimed.decimals) == want  # "21 %" for "21.4 %"
     return False
+
+
+def bound_kept(claimed: Quantity, stated: Quantity) -> bool:
+    """Whether the claim keeps the bound the source puts on a figure: "more than 100" states neither
+    "100" nor "fewer than 100", and "nearly half" does not state "half". A rounding hedge of the source
+    ("about 18,000") binds nothing; ``same_quantity`` compares the values."""
+    for bound, kept in ((_AT_LEAST, (_AT_LEAST,)), (_AT_MOST, (_AT_MOST, _NEARLY)), (_NEARLY, (_NEARLY, _AT_MOST, _ABOUT))):
+        if bound.search(stated.hedge + " "):
+            return any(side.search(claimed.hedge + " ") for side in kept)
+    return True
 
 
 #: How many of a passage's figures are paired to look for a claim's worked-out figure (a quoted
