@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from citemark.scoring import parse
-from citemark.scoring.align import align, readable
+from citemark.scoring.align import align
+from citemark.scoring.language import readable
 
 RUST = ("Rust is a general-purpose programming language. Graydon Hoare began Rust as a personal project in 2006 "
         "while working at Mozilla. The compiler was originally written in OCaml. Rust became self-hosting in 2011, "

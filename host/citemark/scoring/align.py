@@ -58,7 +58,7 @@ from citemark.scoring.phrasal import pair_phrasal
 from citemark.scoring.quantities import Quantity, bound_kept, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
 
-__all__ = ["DERIVED", "SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align", "readable"]
+__all__ = ["DERIVED", "SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align"]
 
 #: Words the alignment may skip: they carry no content of their own. Not the lexical stop
 #: words, which hold quantifiers, order and comparison words that change what a claim says.
@@ -103,11 +103,6 @@ _DERIVATIONS = ("y", "ion", "ions", "ation", "ment", "er", "ers", "or", "ors", "
 _TOKEN = re.compile(r"[^\W_]+(?:['’](?!s\b)[^\W_]+)*(?:\+\+|#)?|n['’]t\b", re.UNICODE)
 _NUMBER_WORD = re.compile(r"\d")
 _DIGITS = re.compile(r"\D")
-#: Scripts the alignment reads: words spelled in Latin letters.
-_POSSESSIVE = re.compile(r"[a-z]['’]s\b")
-_LATIN = re.compile(r"[A-Za-z\u00c0-\u024f]")
-_ENGLISH_FUNCTION_WORDS = frozenset(
-    ["the", "a", "an", "of", "in", "on", "at", "to", "is", "are", "was", "were", "be", "been", "and", "or", "but", "by", "for", "with", "from", "has", "have", "had", "that", "this", "it", "its", "he", "she", "they", "his", "her", "their", "not", "no", "never", "will", "would", "can", "could", "did", "does", "do", "as", "than"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,17 +179,6 @@ class Alignment:
             else:
                 parts.append(f"{difference.claim.text} (it says: {difference.passage.text})")
         return "; ".join(parts)
-
-
-def readable(claim: str) -> bool:
-    """Whether the alignment can read the claim: English in Latin letters. Any other language is
-    reported as "alignment unavailable", never judged by word overlap alone."""
-    letters = [ch for ch in claim if ch.isalpha()]
-    if not letters or sum(bool(_LATIN.match(ch)) for ch in letters) < 0.9 * len(letters):
-        return False
-    words = [w.lower() for w in _TOKEN.findall(claim)]
-    # "Dr Vos supervised Dr Amara Lind's doctoral thesis": no function word, but an English possessive
-    return len(words) < 6 or any(w in _ENGLISH_FUNCTION_WORDS for w in words) or bool(_POSSESSIVE.search(claim))
 
 
 def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: Paraphraser | None = None) -> Alignment:

@@ -17,9 +17,10 @@ from dataclasses import dataclass, replace
 
 from citemark.errors import ExtractionError
 from citemark.scoring import guards
-from citemark.scoring.align import Alignment, align, readable
+from citemark.scoring.align import Alignment, align
 from citemark.scoring.calibrate import Combiner
 from citemark.scoring.features import NEGATION_WINDOWS, ClaimEvidence, Measurement, measure, nearby
+from citemark.scoring.language import readable
 from citemark.scoring.lexical import content_terms
 from citemark.scoring.nli import BatchingScorer
 from citemark.scoring.numerals import arabic
