@@ -92,9 +92,17 @@ def test_a_name_and_another_form_of_it_each_match_their_own_word():
     ("Half of the staff work from home.", "Nearly half of the staff work from home.", "Half"),
     ("More than 100 copies of the book survive.", "Fewer than 100 copies of the book survive.", "100"),
     ("100 copies of the book survive.", "More than 100 copies of the book survive.", "100"),
+    ("12 trains ran on time.", "Only 3 of the 12 trains ran on time.", "3"),
+    ("Prices rose in every region.", "Prices rose in every region except Wales.", "except"),
+    ("The bridge will reopen this year.", "It is unlikely that the bridge will reopen this year.", "unlikely"),
+    ("He was born in 1810.", "He is thought to have been born in 1810.", "thought"),
+    ("The price fell to £10.", "The price fell from £10 to £8.", "10"),
+    ("The price rose by 3%.", "The price rose to 3%.", "3"),
 ])
 def test_a_bound_or_a_part_of_the_passage_is_kept(claim, page, named):
-    """"One of the tallest" is not "the tallest"; "nearly half", "more than 100" bound their figures."""
+    """"One of the tallest" is not "the tallest"; "nearly half", "more than 100" bound their figures; "3 of
+    the 12", "except Wales", "unlikely that" and "thought to" qualify what follows or precedes them; "from
+    £10" is the other end of the change from "to £10"."""
     assert named in explained(claim, page)
 
 
@@ -102,6 +110,8 @@ def test_a_bound_or_a_part_of_the_passage_is_kept(claim, page, named):
     ("Almost half of the staff work from home.", "Nearly half of the staff work from home."),
     ("Over 90 copies of the book survive.", "More than 100 copies of the book survive."),
     ("The tower is about 300 metres tall.", "The tower is 300 metres tall."),
+    ("The price fell to £8.", "The price fell from £10 to £8."),
+    ("The price fell from £10 to £8.", "The price fell from £10 to £8."),
 ])
 def test_a_claim_within_the_passage_s_bound_is_stated(claim, page):
     assert align(claim, page, subject_context=page).complete

@@ -69,7 +69,14 @@ _NEGATIONS = frozenset(["not", "no", "never", "none", "nobody", "nothing", "neit
 #: Words that qualify the passage word after them: what the passage states is less, or other, than the bare word.
 _MODIFIERS = frozenset(
     ["not", "no", "never", "neither", "nor", "without", "hardly", "barely", "rarely", "seldom", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "penultimate", "runner", "may", "might", "could", "would", "instead", "rather", "planned", "plans", "plan", "proposed", "proposes", "expected", "intends", "intended", "aims", "hopes", "reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored", "partly", "partially", "entirely", "almost", "nearly", "largely", "mostly"])
+#: Words of stance over what follows them ("it is unlikely that the bridge will reopen", "he is thought to have been
+#: born"): left unmatched, they qualify it; matched, where they stand is not compared (the claim may raise the subject).
+_STANCE = frozenset(["unlikely", "likely", "possibly", "probably", "perhaps", "thought", "believed", "denied", "denies",
+                     "deny", "doubt", "doubts", "doubted", "unclear", "uncertain", "suspected", "unconfirmed"])
+_QUALIFIERS = _MODIFIERS | _STANCE
 _EXCEPTED = frozenset(["all", "everyone", "everybody", "everything"])  # "all but two": the "but" excepts from these
+_PARTS = frozenset(["one", "some", "most", "many", "few", "several", "half", "none"])  # "one of the tallest"
+_EXCEPTING = frozenset(["except", "excluding", "save"])  # after the word they except from: "every region except Wales"
 #: Modifiers that say who states a thing, not how much of it is so.
 _ATTRIBUTIONS = frozenset(["reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored"])
 #: How many words before a passage word its modifiers may stand ("not at run time": three).
@@ -240,6 +247,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                    + order.figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
                                        _kind_of(passage_figures), matches)
                    + order.owned_by_another(passage, plain, passage_units, matches)
+                   + order.changed_end(claim, passage, plain)
                    + order.equated_apart(claim_doc, passage, plain, passage_units, matches))
         wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)
                   and id(unit) not in placed]
@@ -601,14 +609,18 @@ def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit])
             between = passage[units[k].end : units[j].start]
             if _CLAUSE_BREAK.search(between):
                 break
-            word = units[k].text.lower()  # and "all *but* two", "*one* of the tallest": less than the bare word
-            if k in used or not (word in _MODIFIERS or units[k].kind == "negation" or word == "but" and k and units[
-                    k - 1].text.lower() in _EXCEPTED or word == "one" and passage[units[k].end:units[k].end + 4] == " of "):
+            word = units[k].text.lower()  # and "all *but* two", "*3* of the 12 trains": less than the bare word
+            if k in used or not (word in _QUALIFIERS or units[k].kind == "negation" or word == "but" and k and units[
+                    k - 1].text.lower() in _EXCEPTED or (word in _PARTS or units[k].kind == "figure") and passage[
+                    units[k].end:units[k].end + 4] == " of "):
                 continue
             if units[k].text.lower() in ("no", "not") and k + 1 < len(units) and units[k + 1].text.lower() in (
                     "only", "just", "merely", "simply", "later", "earlier", "less", "more", "fewer"):
                 continue  # "not only", "no later than": a degree, not a denial
             found.setdefault(k, (units[k], j))
+        if j + 1 < len(units) and j + 1 not in used and units[j + 1].text.lower() in _EXCEPTING and not _CLAUSE_BREAK.search(
+                passage[units[j].end:units[j + 1].start]):
+            found.setdefault(j + 1, (units[j + 1], j))  # "every region except Wales"
     return [found[k] for k in sorted(found)]
 
 

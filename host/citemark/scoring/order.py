@@ -16,6 +16,8 @@ and the passage share, so they hold where the parse does not:
   for "The Benn is 312 km long");
 - ``owned_by_another``: a claim figure that the passage gives as another name's own ("18,000
   residents to Saint-Aubrac's 6,500" does not give Lisseval 6,500);
+- ``changed_end``: a claim figure the passage gives at the other end of a change ("fell to £10"
+  for "fell from £10 to £8", "rose by 3%" for "rose to 3%");
 - ``equated_apart`` (with the parser): a name the claim equates with a noun by "be", which the
   passage gives in another clause than that noun while naming someone else beside the noun.
 
@@ -32,7 +34,7 @@ from typing import Any
 
 from citemark.scoring.segment import sentences
 
-__all__ = ["equated_apart", "figure_of_another", "mixed_across", "owned_by_another", "participant", "reversed_around",
+__all__ = ["changed_end", "equated_apart", "figure_of_another", "mixed_across", "owned_by_another", "participant", "reversed_around",
            "swapped_across"]
 
 #: Whether a passage unit says a claim unit (by identity, lemma, synonym or value).
@@ -305,6 +307,23 @@ def owned_by_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: 
         if owner is not None and _POSSESSIVE_BEFORE.match(passage[owner.end:matched.start]) and not any(
                 matches(claim_unit, owner) for claim_unit in claim_units):
             found.append((unit, owner))
+    return found
+
+
+#: The preposition just before a figure that says which end of a change it is (a hedge or currency between).
+_END = re.compile(r"\b(from|to|by)\s+(?:(?:about|around|roughly|nearly|almost|some|just|over|under)\s+)?[$£€¥]?\s*$",
+                  re.IGNORECASE)
+
+
+def changed_end(claim: str, passage: str, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """A claim figure the passage gives at the other end of a change: "The price fell to £10" is not stated
+    by "fell from £10 to £8", nor "rose by 3%" by "rose to 3%". Read only where both sides say the end."""
+    found = []
+    for unit, matched in pairs:
+        if unit.kind == "figure" and (ours := _END.search(claim[max(0, unit.start - 30):unit.start])) and (
+                theirs := _END.search(passage[max(0, matched.start - 30):matched.start])) and (
+                ours.group(1).lower() != theirs.group(1).lower()):
+            found.append((unit, matched))
     return found
 
 
