@@ -7,11 +7,14 @@ import pytest
 
 from citemark.scoring import parse
 from citemark.scoring.align import align
+from tests.support.needs import need
 
-needs_parser = pytest.mark.skipif(not parse.available(), reason="the dependency parser is not installed (./scripts/setup)")
+
+@pytest.fixture(autouse=True)
+def _parser() -> None:
+    need(parse.available(), "the dependency parser is not installed (./scripts/setup)")
 
 
-@needs_parser
 @pytest.mark.parametrize(("claim", "page"), [
     ("Eleven publishers turned down the novel.", "The novel was rejected by eleven publishers."),
     ("Kessel set up the charity in 1998.", "Kessel founded the charity in 1998."),
@@ -22,7 +25,6 @@ def test_a_phrasal_verb_is_matched_by_the_verb_it_says(claim, page):
     assert align(claim, page, subject_context=page).complete
 
 
-@needs_parser
 @pytest.mark.parametrize(("claim", "page", "named"), [
     ("Kessel accepted the offer.", "Kessel turned down the offer.", "accepted"),
     ("The board turned down the bid.", "The board accepted the bid.", "turned; down"),

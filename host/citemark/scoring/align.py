@@ -52,6 +52,7 @@ from citemark.scoring.converses import crossed, pair_converses
 from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound, parsed
 from citemark.scoring.guards import name_forms, name_spans
+from citemark.scoring.language import WORD
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.phrasal import pair_phrasal
@@ -107,7 +108,6 @@ for _group in SYNONYMS + DERIVED:
         _SYNONYM_OF[_word] = _SYNONYM_OF.get(_word, frozenset()) | _group
 _DERIVATIONS = ("y", "ion", "ions", "ation", "ment", "er", "ers", "or", "ors", "al", "ity", "ness", "ive", "ic", "ist")
 
-_TOKEN = re.compile(r"[^\W_]+(?:['’](?!s\b)[^\W_]+)*(?:\+\+|#)?|n['’]t\b", re.UNICODE)
 _NUMBER_WORD = re.compile(r"\d")
 _DIGITS = re.compile(r"\D")
 
@@ -446,7 +446,7 @@ def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, 
     ``descriptions.py``)."""
     if not context or not any(unit.kind == "name" for unit in unmatched):
         return unmatched
-    known = {form for w in _TOKEN.findall(context) for form in name_forms(w.lower())}
+    known = {form for w in WORD.findall(context) for form in name_forms(w.lower())}
     spans = _name_spans(claim)
     subject = spans[0] if spans and len(claim[: spans[0][0]].split()) <= 2 else None
     matched_starts = [u.start for u, _ in pairs]
@@ -496,7 +496,7 @@ def _measured(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, Unit]],
                 continue
             between = claim[min(unit.end, figure.end) : max(unit.start, figure.start)]
             sentence = next((passage[a:b] for a, b in spans if a <= other.start < b), passage)
-            if len(_TOKEN.findall(between)) <= _MEASURE_REACH and not _OTHER_MEASURE[quantity.dimension].search(sentence):
+            if len(WORD.findall(between)) <= _MEASURE_REACH and not _OTHER_MEASURE[quantity.dimension].search(sentence):
                 accounted = True
                 break
         if not accounted:
@@ -531,7 +531,7 @@ def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> 
     hedged = [(hedge_start(text, q.start), q.start) for q in figures]  # "about 40": the figure's own hedge
     names = _name_spans(text)
     units = []
-    for match in _TOKEN.finditer(text):
+    for match in WORD.finditer(text):
         word, lower = match.group(), match.group().lower().replace("’", "'")
         start, end = match.span()
         figure = next((q for q in figures if q.start <= start < max(q.end, q.start + len(q.text))), None)
@@ -609,12 +609,13 @@ def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit])
             between = passage[units[k].end : units[j].start]
             if _CLAUSE_BREAK.search(between):
                 break
-            word = units[k].text.lower()  # and "all *but* two", "*3* of the 12 trains": less than the bare word
-            if k in used or not (word in _QUALIFIERS or units[k].kind == "negation" or word == "but" and k and units[
-                    k - 1].text.lower() in _EXCEPTED or (word in _PARTS or units[k].kind == "figure") and passage[
-                    units[k].end:units[k].end + 4] == " of "):
+            word, after = units[k].text.lower(), passage[units[k].end:units[k].end + 4]
+            qualifies = (word in _QUALIFIERS or units[k].kind == "negation"
+                         or word == "but" and k and units[k - 1].text.lower() in _EXCEPTED  # "all but two"
+                         or (word in _PARTS or units[k].kind == "figure") and after == " of ")  # "3 of the 12"
+            if k in used or not qualifies:
                 continue
-            if units[k].text.lower() in ("no", "not") and k + 1 < len(units) and units[k + 1].text.lower() in (
+            if word in ("no", "not") and k + 1 < len(units) and units[k + 1].text.lower() in (
                     "only", "just", "merely", "simply", "later", "earlier", "less", "more", "fewer"):
                 continue  # "not only", "no later than": a degree, not a denial
             found.setdefault(k, (units[k], j))

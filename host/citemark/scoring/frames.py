@@ -152,8 +152,8 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
             continue  # no "have" of the passage shares a participant with the claim's: nothing to compare
         # an occurrence far from what the claim hangs on the verb is another statement of it: "Route 14 is run
         # commercially. Route 14A is run under contract to …" does not run Route 14 under contract
-        hung = _hung_on(verb, claim_doc, passage_doc, pairs)
-        occurrences = [t for t in occurrences if id(t.doc) in hung] or occurrences if hung else occurrences
+        if hung := _hung_on(verb, claim_doc, passage_doc, pairs):
+            occurrences = [t for t in occurrences if id(t.doc) in hung] or occurrences
         # a role the parser read in some occurrence of the verb is read in every one (a common word is
         # excused only where the passage's structure for the verb is not read at all)
         read = {role for role in ("doer", "object") for t in occurrences

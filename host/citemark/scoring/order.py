@@ -281,8 +281,9 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
         counted = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == kind]
         # a bare count whose sentence counts the claim's noun elsewhere counts it too, its noun elided
         # ("Ardley grew to 18,000 residents; Bexmoor shrank to 6,500")
-        elided = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == "count:" and kind.startswith(
-            "count:") and any(_sentence_of(passage, c.start) == _sentence_of(passage, u.start) for c in counted)]
+        counting = {_sentence_of(passage, c.start) for c in counted} if kind.startswith("count:") else set()
+        elided = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == "count:"
+                  and _sentence_of(passage, u.start) in counting]
         beside = [u for u in counted + elided if any(start <= u.start < end for start, end in clauses)]
         if beside and not any(matches(unit, u) for u in beside):
             found.append((unit, beside[0]))

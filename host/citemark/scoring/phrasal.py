@@ -48,16 +48,14 @@ PHRASAL: dict[tuple[str, str], frozenset[str]] = {
     }.items()
 }
 _PARTICLES = frozenset(particle for _, particle in PHRASAL)
-_SAYS: dict[str, set[tuple[str, str]]] = {}
-for _phrase, _words in PHRASAL.items():
-    for _word in _words:
-        _SAYS.setdefault(_word, set()).add(_phrase)
+#: A one-word verb → the phrasal verbs that say it.
+_SAYS: dict[str, frozenset[tuple[str, str]]] = {
+    word: frozenset(phrase for phrase, words in PHRASAL.items() if word in words)
+    for word in frozenset().union(*PHRASAL.values())}
 
 
 def _phrase(token: Any) -> tuple[tuple[str, str], Any] | None:
     """(verb lemma, particle) and the particle token, for a verb the parser gives a particle."""
-    if token is None or token.pos_ != "VERB":
-        return None
     # the small parser reads an intransitive verb's particle as an adverb ("stepped down in May")
     particle = next((c for c in token.children if c.dep_ == "prt" or c.dep_ == "advmod" and c.i == token.i + 1
                      and c.text.lower() in _PARTICLES), None)
