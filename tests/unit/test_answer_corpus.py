@@ -7,6 +7,7 @@ below pin the shapes that used to break, one by one.
 
 from __future__ import annotations
 
+import gc
 import json
 import time
 from pathlib import Path
@@ -122,14 +123,27 @@ def test_coverage_lists_uncited_factual_sentences():
 
 
 def _seconds(parse, text: str) -> float:
-    """The best of three runs: one run on a loaded machine measures the machine, not the parser
-    (a CI run saw 0.67 s against a limit of 0.66 s while the same input takes 0.2 s alone)."""
+    """The best of three runs with the garbage collector off: one run on a loaded machine measures
+    the machine, not the parser (a CI run saw 0.67 s against a limit of 0.66 s while the same input
+    takes 0.2 s alone), and a collection that lands in one run and not the other is not the parser's."""
     best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        parse(text)
-        best = min(best, time.perf_counter() - start)
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(3):
+            start = time.perf_counter()
+            parse(text)
+            best = min(best, time.perf_counter() - start)
+    finally:
+        gc.enable()
     return best
+
+
+def _grows_linearly(small: float, large: float) -> bool:
+    """Whether quadrupling the input kept the time well below the sixteenfold of a quadratic parser.
+    A factor of four in size leaves room between linear (4x) and quadratic (16x) that a doubling
+    (2x against 4x) does not: a CI run measured 4.8x for a doubling that takes 1.8x alone."""
+    return large < 8 * small + 0.05
 
 
 def test_twelve_thousand_markers_parse_in_linear_time():
@@ -138,9 +152,9 @@ def test_twelve_thousand_markers_parse_in_linear_time():
         sources = "\n".join(f"{i}. https://r.example/{i}" for i in range(1, 51))
         return f"A claim about {markers}.\n\nSources\n{sources}\n"
 
-    small, large = _seconds(parse_markdown, answer(6000)), _seconds(parse_markdown, answer(12000))
+    small, large = _seconds(parse_markdown, answer(3000)), _seconds(parse_markdown, answer(12000))
     assert large < 2.0
-    assert large < 4 * small + 0.05  # doubling n may not quadruple the time
+    assert _grows_linearly(small, large)
 
 
 def test_a_300_kb_html_answer_of_nested_divs_parses_in_linear_time():
@@ -150,6 +164,6 @@ def test_a_300_kb_html_answer_of_nested_divs_parses_in_linear_time():
 
     text = answer(6000)
     assert len(text) > 150_000
-    small, large = _seconds(lambda t: parse_answer(t, "html"), answer(3000)), _seconds(lambda t: parse_answer(t, "html"), text)
+    small, large = _seconds(lambda t: parse_answer(t, "html"), answer(1500)), _seconds(lambda t: parse_answer(t, "html"), text)
     assert large < 2.0
-    assert large < 4 * small + 0.05
+    assert _grows_linearly(small, large)
