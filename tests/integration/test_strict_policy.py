@@ -43,3 +43,36 @@ async def test_the_report_records_its_policy(settings):
     async with Engine(settings.with_(model=None, policy="balanced")) as engine:
         report = await engine.report("Rust became self-hosting in 2011. [1]\n\n[1]: https://127.0.0.1/none")
     assert report.to_dict()["policy"] == "balanced"
+
+
+KILNS = ("Pottery at Brackley\n\nThe older Brackley kiln fires 300 pots a week. The new Halsey kiln, installed last "
+         "spring, fires 750 pots a week. Both are gas-fired.")
+
+
+async def test_a_comparison_worked_out_from_the_passage_figures_is_supported(settings):
+    """The model reads "two and a half times as many" as a conflict with 750 and 300 (the figure is not
+    on the page); the alignment accounts for it by arithmetic, and says so."""
+    async with Engine(settings.with_(model=None)) as engine:
+        verdict = await engine.verify_claim(
+            "The Halsey kiln fires two and a half times as many pots a week as the Brackley kiln.", KILNS)
+        assert (verdict.label, verdict.reason) == (Label.SUPPORTED, "aligned"), verdict.explanation
+        assert "750 against 300" in verdict.explanation
+        for wrong in ("The Halsey kiln fires three times as many pots a week as the Brackley kiln.",
+                      "The Brackley kiln fires two and a half times as many pots a week as the Halsey kiln.",
+                      "The Brackley kiln fires 450 more pots a week than the Halsey kiln."):
+            verdict = await engine.verify_claim(wrong, KILNS)
+            assert verdict.label is not Label.SUPPORTED, (wrong, verdict.explanation)
+
+
+MUSEUM = ("The Harrowby Museum's collection of Saxon brooches is on permanent display in the west gallery. Its "
+          "herbarium, by contrast, is kept in storage and can be seen only by appointment.")
+
+
+async def test_a_subject_and_what_is_said_of_it_are_read_in_one_sentence(settings):
+    """Every word of "The herbarium is on permanent display" is in the passage, but what is on display
+    is the brooches: the subject is matched in one sentence and "display" in the other."""
+    async with Engine(settings.with_(model=None)) as engine:
+        verdict = await engine.verify_claim("The museum's herbarium is on permanent display.", MUSEUM)
+        assert verdict.label is not Label.SUPPORTED, verdict.explanation
+        verdict = await engine.verify_claim("The museum's Saxon brooches are on permanent display.", MUSEUM)
+        assert (verdict.label, verdict.reason) == (Label.SUPPORTED, "aligned"), verdict.explanation

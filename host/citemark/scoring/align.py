@@ -52,12 +52,15 @@ from citemark.scoring.converses import crossed, pair_converses
 from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound, parsed
 from citemark.scoring.guards import name_forms, name_spans
+from citemark.scoring.implied import by_comparison, by_measure
 from citemark.scoring.language import WORD
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.phrasal import pair_phrasal
 from citemark.scoring.quantities import Quantity, bound_kept, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
+from citemark.scoring.together import said_apart
+from citemark.scoring.worked import Worked, worked_comparisons
 
 __all__ = ["DERIVED", "SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align"]
 
@@ -150,6 +153,8 @@ class Alignment:
     stated_clauses: tuple[str, ...] = ()
     #: The pairs matched by the model's token states, not by lemma or a listed synonym ("shut" / "close").
     paraphrased: tuple[tuple[Unit, Unit], ...] = ()
+    #: The claim's comparisons that two passage figures work out ("one second faster than": ``worked.py``).
+    worked: tuple[Worked, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -210,7 +215,9 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     spans = [(span.start, span.end) for span in sentences(passage)]
     pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
     unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
-    unmatched = _measured(claim, unmatched, pairs, claim_figures, passage_figures, passage, spans)
+    unmatched = by_measure(claim, unmatched, pairs, claim_figures, passage, spans)
+    comparisons = worked_comparisons(claim, passage) if unmatched else ()
+    unmatched, worked = by_comparison(unmatched, passage_units, comparisons)
     gap = PARSE_GAP if paraphraser is None else max(PARSE_GAP, PARAPHRASE_GAP)
     claim_doc, passage_doc = _parses(claim, passage) if len(unmatched) <= gap else (None, None)
     if claim_doc is not None and passage_doc is not None:
@@ -218,7 +225,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         passage_units = _units(passage, passage_quantities, passage_doc)
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
         unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
-        unmatched = _measured(claim, unmatched, pairs, claim_figures, passage_figures, passage, spans)
+        unmatched = by_measure(claim, unmatched, pairs, claim_figures, passage, spans)
+        unmatched, worked = by_comparison(unmatched, passage_units, comparisons)
     converse: list[tuple[Unit, Unit]] = []
     if claim_doc is not None and passage_doc is not None and unmatched:  # "lent … to" for "borrowed … from"
         converse, unmatched = pair_converses(claim_doc, passage_doc, unmatched, passage_units, used)
@@ -239,6 +247,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         wrong, placed = crossed(claim_doc, passage_doc, converse, pairs, passage_units, matches)
         wrong += misbound(claim_doc, passage_doc, plain, passage_units, matches, subject_context)
         wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, plain, passage_units, matches)
+                  + said_apart(claim_doc, passage_doc, passage, plain, passage_units, spans)
                   if all(unit is not m for m, _ in wrong) and id(unit) not in placed]
     if not unmatched:  # who is who by word order (order.py), where the parse may be wrong
         ordered = (order.reversed_around(claim, passage, plain, passage_units, matches, claim_doc, passage_doc)
@@ -254,6 +263,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     # a negation or privative over other words than the claim's (after the checks that name a rival participant)
     wrong += [(unit, rival) for unit, rival in _misplaced_modifiers(claim, claim_units, passage, passage_units, used)
               if all(unit is not m for m, _ in wrong)]
+    # who stands on which side of a comparison worked out from the figures, the figures have settled
+    wrong = [(unit, rival) for unit, rival in wrong if not any(w.names_a_side(unit.start) for w in comparisons)]
     unmatched = sorted(unmatched + [unit for unit, _ in wrong], key=lambda u: u.start)
     differences = _differences([u for u in unmatched if all(u is not m for m, _ in wrong)], modifiers,
                                passage_units, used, claim_figures, passage_figures) + tuple(
@@ -261,9 +272,10 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     participants = len({u.key for u in claim_units if u.kind in ("name", "figure")})
     # relations were read, or the claim is too far from complete for them to matter and a parser is there
     checked = claim_doc is not None or len(unmatched) > PARSE_GAP and parse.installed()
-    return Alignment(tuple(sorted(pairs, key=lambda p: p[0].start)), tuple(unmatched), tuple(m for m, _ in modifiers),
-                     differences, checked, participants, _stated_clauses(claim, claim_units, unmatched),
-                     tuple(paraphrased))
+    return Alignment(tuple(sorted(pairs + worked, key=lambda p: p[0].start)), tuple(unmatched),
+                     tuple(m for m, _ in modifiers), differences, checked, participants,
+                     _stated_clauses(claim, claim_units, unmatched), tuple(paraphrased),
+                     tuple(w for w in comparisons if any(w.covers(u.start, u.end) for u, _ in worked)))
 
 
 def _parses(claim: str, passage: str) -> tuple[Parsed, Parsed] | tuple[None, None]:
@@ -463,44 +475,6 @@ def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, 
             used[description] = unit  # "in the town" for "in Caddenham": one description stands for one name
             continue
         kept.append(unit)
-    return kept
-
-
-#: The word that names what a figure of each dimension measures, when the figure's unit says it alone:
-#: "about 60 miles long" is stated by "a 96-kilometre waterway", "weighs 3.5 lb" by "1.6 kg".
-IMPLIED_BY_UNIT = {"length": frozenset(["long", "length"]), "mass": frozenset(["weigh", "weight", "heavy"]),
-                   "time": frozenset(["last"])}
-#: Words that make a passage figure another measure than the implied one ("96 km wide", "42 minutes late").
-_OTHER_MEASURE = {
-    "length": re.compile(r"\b(?:wide|width|broad|breadth|deep|depth|high|height|tall|thick|thickness|across|diameter|"
-                         r"radius|altitude|elevation|above|below|beyond|span|beam|away|from)\b", re.IGNORECASE),
-    "mass": re.compile(r"\b(?:lift|lifts|carry|carries|payload|load|capacity|per)\b", re.IGNORECASE),
-    "time": re.compile(r"\b(?:late|later|earlier|early|ago|delay\w*|after|before|within|every|per|since)\b", re.IGNORECASE),
-}
-#: How many words may stand between a claim figure and the word its unit implies ("weighs about 3.5 lb").
-_MEASURE_REACH = 2
-
-
-def _measured(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, Unit]], claim_figures: dict[int, Quantity],
-              passage_figures: dict[int, Quantity], passage: str, spans: list[tuple[int, int]]) -> list[Unit]:
-    """Claim words accounted for by the unit of the figure beside them: "long" of "60 miles long" when
-    the passage's matched figure is a length and its sentence names no other measure ("wide", "deep")."""
-    kept = []
-    for unit in unmatched:
-        accounted = False
-        for figure, other in pairs:
-            if figure.kind != "figure" or not other.key.startswith("@"):
-                continue
-            quantity = claim_figures.get(int(figure.key[1:]))
-            if quantity is None or unit.key not in IMPLIED_BY_UNIT.get(quantity.dimension or "", ()):
-                continue
-            between = claim[min(unit.end, figure.end) : max(unit.start, figure.start)]
-            sentence = next((passage[a:b] for a, b in spans if a <= other.start < b), passage)
-            if len(WORD.findall(between)) <= _MEASURE_REACH and not _OTHER_MEASURE[quantity.dimension].search(sentence):
-                accounted = True
-                break
-        if not accounted:
-            kept.append(unit)
     return kept
 
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 from citemark.scoring.binding import Token, tokenize
 from citemark.scoring.quantities import Quantity, comparable, parse_quantities
 
-__all__ = ["by_time", "misordered", "superlative"]
+__all__ = ["COMPARATIVES", "by_time", "misordered", "side_figures", "side_words", "superlative"]
 
 #: comparative → (+1 "more", −1 "less"; the figure kinds it compares, None for any kind).
-_COMPARATIVES: dict[str, tuple[int, frozenset[str] | None]] = {}
+COMPARATIVES: dict[str, tuple[int, frozenset[str] | None]] = {}
 for _words_, _sign, _kinds in (
     ("heavier", 1, {"mass"}), ("lighter", -1, {"mass"}),
     ("longer", 1, {"length", "time"}), ("shorter", -1, {"length", "time"}),
@@ -31,7 +31,7 @@ for _words_, _sign, _kinds in (
     ("higher larger bigger greater more", 1, None), ("lower smaller less fewer", -1, None),
 ):
     for _word in _words_.split():
-        _COMPARATIVES[_word] = (_sign, frozenset(_kinds) if _kinds else None)
+        COMPARATIVES[_word] = (_sign, frozenset(_kinds) if _kinds else None)
 #: Comparatives and superlatives of speed that durations turn round: "faster" is fewer seconds.
 _BY_TIME = frozenset(["faster", "quicker", "sooner", "slower", "fastest", "quickest", "soonest", "slowest"])
 #: Words that make a stated comparison say nothing of its order: "is not lighter", "no heavier".
@@ -59,8 +59,8 @@ def superlative(word: str) -> tuple[int, frozenset[str] | None] | None:
     stem = word[:-3]
     for comparative in (stem + "er", stem[:-1] + "er" if stem[-1:] == stem[-2:-1] else "", stem[:-1] + "ier"
                         if stem.endswith("i") else "", stem + "r"):
-        if comparative in _COMPARATIVES:
-            return _COMPARATIVES[comparative]
+        if comparative in COMPARATIVES:
+            return COMPARATIVES[comparative]
     return None
 
 
@@ -81,11 +81,11 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
         than = next((k for k in range(i + 1, min(i + 4, len(claim_tokens))) if claim_tokens[k].lower == "than"), None)
         bound = than is not None and than + 1 < len(claim_tokens) and (
             claim_tokens[than + 1].lower[0].isdigit() or bool(parse_quantities(claim_tokens[than + 1].text)))
-        if token.lower in _COMPARATIVES and than is not None and not bound:  # "fewer than 3,000" is a bound
-            sign, kinds = _COMPARATIVES[token.lower]
+        if token.lower in COMPARATIVES and than is not None and not bound:  # "fewer than 3,000" is a bound
+            sign, kinds = COMPARATIVES[token.lower]
             if than == i + 2 and kinds is None:  # "more puffs than": figures that count puffs
                 kinds = frozenset([f"count:{claim_tokens[i + 1].lower.removesuffix('s')}"])
-            first, second = _side(claim_tokens, range(i - 1, -1, -1), token), _side(
+            first, second = side_words(claim_tokens, range(i - 1, -1, -1), token), side_words(
                 claim_tokens, range(than + 1, len(claim_tokens)), token)
         elif token.lower in _CHANGES:
             sign, kinds = _CHANGES[token.lower], None
@@ -96,7 +96,7 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
             continue
         denied = any(t.lower in _DENIALS or t.lower.endswith("n't") for t in claim_tokens[max(0, i - 4) : i]
                      if t.clause == token.clause)  # "the Arc 5 is not lighter than the Arc 7" states no order
-        if token.lower in _COMPARATIVES and not denied and (
+        if token.lower in COMPARATIVES and not denied and (
                 stated := _stated_reversed(first, second, token, evidence_tokens)):
             found.append(f"{token.text} (the source: “… {stated}”)")
             continue
@@ -128,10 +128,10 @@ def _stated_reversed(first: frozenset[str], second: frozenset[str], comparative:
         before = [t for t in evidence[:j] if t.clause == token.clause]
         if any(t.lower in _DENIALS for t in before[-4:]):
             continue
-        subject = _side(evidence, range(j - 1, -1, -1), token)
+        subject = side_words(evidence, range(j - 1, -1, -1), token)
         than = next((k for k in range(j + 1, min(j + 4, len(evidence))) if evidence[k].lower == "than"
                      and evidence[k].clause == token.clause), None)
-        base = _side(evidence, range(than + 1, len(evidence)), token) if than is not None else frozenset()
+        base = side_words(evidence, range(than + 1, len(evidence)), token) if than is not None else frozenset()
         if not subject & only_second or subject & only_first:
             continue
         # Its base is the claim's first side: named after "than", or, with no "than", in the same
@@ -145,7 +145,7 @@ def _stated_reversed(first: frozenset[str], second: frozenset[str], comparative:
     return None
 
 
-def _side(tokens: list[Token], order: range, comparative: Token) -> frozenset[str]:
+def side_words(tokens: list[Token], order: range, comparative: Token) -> frozenset[str]:
     """The words of one side of "A … X-er than B": within the comparative's clause, up to a verb-like break."""
     words = set()
     for k in order:
@@ -180,6 +180,57 @@ def _figures(first: frozenset[str], second: frozenset[str], evidence: list[Token
     pairs = [pair for group in by_kind.values() if len(group) >= 2
              and (pair := _pair_of(first, second, evidence, group)) is not None]
     return pairs[0] if len(pairs) == 1 else None
+
+
+def side_figures(first: frozenset[str], second: frozenset[str], evidence: list[Token], quantities: list[Quantity],
+                 kind: str | None, markers: tuple[frozenset[str], frozenset[str]]) -> tuple[Quantity, Quantity] | None:
+    """The one figure the evidence gives each side of a comparison, of ``kind`` (any kind: None), or
+    None: by the clause that names one side and not the other, or, where one clause names both, by
+    the order of the sides' ``markers`` (their names, versions and years) and their figures. A figure
+    inside a side's own name ("4.1.6", "Arc 7") names it; a count whose noun the passage leaves out
+    ("1.8 million copies …, and its sequel about 900,000") is read with the counts of a noun."""
+    named = first | second
+    figures = [q for q in quantities if not q.is_year and q.dimension != "rank" and (kind is None or q.kind == kind)
+               and not any(t.stem in named and t.start <= q.start < t.end for t in evidence)]
+    groups: dict[str, list[Quantity]] = {}
+    for quantity in figures:
+        groups.setdefault(quantity.kind, []).append(quantity)
+    bare = groups.pop("count:", [])
+    for counted in [k for k in groups if k.startswith("count:")] or ["count:"] * bool(bare):
+        groups[counted] = sorted(groups.get(counted, []) + bare, key=lambda q: q.start)
+    pairs = {pair for group in groups.values() if len(group) >= 2
+             and (pair := _pair_of(first, second, evidence, group) or _alternating(markers, evidence, group))}
+    return pairs.pop() if len(pairs) == 1 else None
+
+
+def _alternating(markers: tuple[frozenset[str], frozenset[str]], evidence: list[Token],
+                 group: list[Quantity]) -> tuple[Quantity, Quantity] | None:
+    """The figures of one sentence that names each side once beside one figure, all in one clause:
+    "4.1.6 took 2.6 seconds and 4.2.0 takes 1.6 seconds" (each name before its figure), "took 94
+    seconds with 1.x and 21 seconds with 2.0" (each after). Any other order, or two such sentences,
+    say nothing."""
+    first, second = markers[0] - markers[1], markers[1] - markers[0]
+    if not first or not second:
+        return None
+    found = []
+    for sentence in sorted({t.sentence for t in evidence}):
+        events: list[tuple[str, Quantity | None]] = []
+        for token in (t for t in evidence if t.sentence == sentence):
+            figure = next((q for q in group if q.start <= token.start < q.end), None)
+            side = "first" if token.stem in first else "second" if token.stem in second else None
+            if figure is not None and (not events or events[-1][1] is not figure):
+                events.append(("figure", figure))
+            elif side is not None and figure is None and (not events or events[-1][0] != side):
+                events.append((side, None))
+        shape = [kind for kind, _ in events]
+        if shape in (["first", "figure", "second", "figure"], ["second", "figure", "first", "figure"]):
+            sides = {shape[0]: events[1][1], shape[2]: events[3][1]}
+        elif shape in (["figure", "first", "figure", "second"], ["figure", "second", "figure", "first"]):
+            sides = {shape[1]: events[0][1], shape[3]: events[2][1]}
+        else:
+            continue
+        found.append((sides["first"], sides["second"]))
+    return found[0] if len(found) == 1 and comparable(*found[0]) else None
 
 
 def _pair_of(first: frozenset[str], second: frozenset[str], evidence: list[Token],

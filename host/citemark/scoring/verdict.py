@@ -98,10 +98,14 @@ _OBJECTIONS = frozenset(["negation_mismatch", "worked_out", "overstated"])
 def _strict(m: Measurement, balanced: Decision) -> Decision:
     # The binding checks stand where they fire (letting a complete alignment overrule them moved the
     # development contrast set's false "supported" from 0.7 % to 5.2 % for 0.2 points of true claims).
-    if balanced.label not in (Label.SUPPORTED, Label.PARTIAL, Label.UNSUPPORTED) or \
-            balanced.reason in _OBJECTIONS or balanced.reason in BINDING_REASONS:
-        return balanced
     alignment = m.alignment
+    # The model and the figure check read a comparison worked out from two figures as a conflict
+    # (the figure is not in the passage); the alignment accounts for it by arithmetic (worked.py).
+    worked = alignment is not None and bool(alignment.worked)
+    overruled = worked and balanced.reason in _FIGURE_CONFLICTS | {"worked_out"}
+    if not overruled and (balanced.label not in (Label.SUPPORTED, Label.PARTIAL, Label.UNSUPPORTED) or
+                          balanced.reason in _OBJECTIONS or balanced.reason in BINDING_REASONS):
+        return balanced
     # On topic (partial, not unsupported): what balanced would badge, a passage holding the share of the
     # claim's words that makes a window about it (ON_TOPIC), or one the model reads as more likely stating
     # the claim than not (a paraphrase shares few words: "unsupported" would call a true claim false)
@@ -120,8 +124,9 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
                         "(the dependency parser is not installed, which ./scripts/setup does, or it failed: "
                         "see the log).")
     if alignment.complete:
-        if m.quoted_contradiction is None or m.quoted_contradiction < STRICT_CONTRADICTION:
-            return Decision(Label.SUPPORTED, "aligned", "The passage states every part of this" + _in_other_words(alignment))
+        if m.quoted_contradiction is None or m.quoted_contradiction < STRICT_CONTRADICTION or worked:
+            return Decision(Label.SUPPORTED, "aligned", "The passage states every part of this" + _in_other_words(alignment)
+                            + _worked_out(alignment))
         return Decision(Label.PARTIAL, "model_doubts",
                         "Every word of the claim is in the passage, but the model reads the passage as saying otherwise.")
     if not about_it:
@@ -141,6 +146,14 @@ def _in_other_words(alignment: Alignment) -> str:
         return "."
     said = "; ".join(f"{claim.text} (it says: {passage.text})" for claim, passage in alignment.paraphrased)
     return f", some {IN_OTHER_WORDS}: {said}."
+
+
+def _worked_out(alignment: Alignment) -> str:
+    """ " Worked out from its figures: 1.6 seconds against 2.6 seconds." for a claim that compares them."""
+    if not alignment.worked:
+        return ""
+    return " Worked out from its figures: " + "; ".join(f"{w.ours.text} against {w.theirs.text}"
+                                                         for w in alignment.worked) + "."
 
 
 def _stated_part(alignment: Alignment) -> str:
