@@ -1,0 +1,46 @@
+"""What the claim says together, the passage must say together: a subject and what is said of it, and
+a noun and its adjective or prepositional object, matched in one sentence unless the other sentence
+goes on about the claim's subject."""
+
+from __future__ import annotations
+
+import pytest
+
+from citemark.scoring import parse
+from citemark.scoring.align import align
+from tests.support.needs import need
+
+GROUND = ("The west stand of Calloway Park is the oldest part of the ground, dating from 1904. The east stand, "
+          "opened in 1998, has a roof of glass.")
+CHART = "In May, Marra was the best-selling record in the folk chart. Across all genres it came ninth."
+
+
+@pytest.fixture(autouse=True)
+def _parser() -> None:
+    need(parse.available(), "the dependency parser is not installed (./scripts/setup)")
+
+
+@pytest.mark.parametrize(("claim", "page", "named"), [
+    # the subject from one sentence, what is said of it from the other
+    ("The east stand is the oldest part of Calloway Park.", GROUND, "stand"),
+    # a noun's prepositional object from another sentence
+    ("Marra was the best-selling record across all genres in May.", CHART, "genres"),
+])
+def test_words_the_passage_says_apart_are_not_accounted_for(claim, page, named):
+    alignment = align(claim, page, subject_context=page)
+    assert not alignment.complete
+    assert named in [u.text for u in alignment.unmatched]
+
+
+@pytest.mark.parametrize(("claim", "page"), [
+    ("The west stand is the oldest part of Calloway Park.", GROUND),
+    # the page goes on about what it named: by a pronoun, by a bare description
+    ("Calloway Park hosted the 1962 cup final.", "Calloway Park opened in 1899. It hosted the 1962 cup final."),
+    ("The ferry crossing from Aske to Holm takes 40 minutes.",
+     "A small ferry runs from Aske to Holm twice a day. The crossing takes 40 minutes."),
+    # the same word in both sentences: the one that has both will do
+    ("Marra was the best-selling record in the folk chart in May.", CHART),
+])
+def test_words_said_together_or_of_the_same_thing_are(claim, page):
+    alignment = align(claim, page, subject_context=page)
+    assert alignment.complete, alignment.explanation()
