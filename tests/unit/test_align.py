@@ -220,6 +220,14 @@ def test_a_preposition_keeps_its_own_object(claim, page, named):
 
 
 @needs_parser
+def test_the_opposite_preposition_is_the_other_end_of_the_verb():
+    page = "The Corvell yard will lease two river barges from Halden for the summer. Both are diesel boats."
+    assert explained("Corvell will lease two barges to Halden.", page) == "Halden"
+    # where the preposition hangs (on "lease" or on "barges") is the parser's guess, and says the same
+    assert align("Corvell will lease two barges from Halden.", page, subject_context=page).complete
+
+
+@needs_parser
 def test_the_same_preposition_twice_in_the_claim_is_no_reversal():
     page = "The Harrow Line runs from Kelby to Marston. The museum opened in 1902 in the old town hall."
     assert align("The Harrow Line runs from Kelby to Marston.", page).complete

@@ -14,7 +14,9 @@ A passage word qualified by nothing of that kind raises nothing: "the KR-2 enzym
 by "KR-2, an enzyme that …". A preposition's object is misattached too when the passage gives it
 the same word under another preposition, or has the two objects the other way round: "runs from
 Marston to Kelby" is not stated by "runs from Kelby to Marston", nor "Tansey is older than
-Brackwell" by "Brackwell is older than Tansey".
+Brackwell" by "Brackwell is older than Tansey"; or when the passage gives the object itself under
+the opposite preposition: "leases aircraft to Meridian" is not stated by "leases aircraft from
+Meridian".
 """
 
 from __future__ import annotations
@@ -22,8 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-__all__ = ["misattached"]
+__all__ = ["OPPOSITE_PREPOSITIONS", "misattached"]
 
+#: Prepositions that give their object the other end of the same verb: "lease … to" is not "lease … from".
+OPPOSITE_PREPOSITIONS = frozenset(frozenset(pair) for pair in (
+    ("to", "from"), ("into", "from"), ("towards", "from"), ("toward", "from"), ("onto", "from"), ("above", "below"),
+    ("over", "under")))
 #: How a word qualifies the word it depends on (a preposition's object counts through the preposition).
 QUALIFIES = frozenset(["nummod", "compound", "prep"])
 #: The labels that keep a word inside another's phrase ("24 seismometers on Brannoch", not "and 9 on Tiel").
@@ -66,7 +72,7 @@ def misattached(claim: Parsed, passage: Parsed, pairs: Sequence[tuple[Any, Any]]
         own = _root(passage, passage_unit)
         if passage_head is None or own is None or _elided(own, passage_head):
             continue
-        within = _within(own, passage_head)
+        within = _within(own, passage_head) or label == "prep" and _hung_either_way(own, passage_head, head, preposition)
         if label == "prep":
             rivals = _preposition_rivals(claim_unit, own, passage_head, preposition, within, head, claim, passage,
                                          matched_at, unit_at, matches)
@@ -77,6 +83,11 @@ def misattached(claim: Parsed, passage: Parsed, pairs: Sequence[tuple[Any, Any]]
                       if (u := unit_at(passage.start(t))) is not None and not matches(claim_unit, u) and id(u) not in used]
         if rivals:
             found.append((claim_unit, rivals[0]))
+        elif label == "prep" and within and claim_unit.kind == "name" and frozenset(
+                [preposition, _nearest_preposition(own, passage_head)]) in OPPOSITE_PREPOSITIONS:
+            # "leasing aircraft to Meridian" against "from Meridian" (not figures: "fell from £10 to £8" is a
+            # range to the parser, and order.changed_end reads which end of a change a figure is)
+            found.append((claim_unit, None))
     return found
 
 
@@ -157,6 +168,18 @@ def _within(token: Any, head: Any) -> bool:
             return False
         token = token.head
     return True
+
+
+def _hung_either_way(own: Any, head: Any, claim_head: Any, preposition: str | None) -> bool:
+    """Whether ``own`` is the object of ``preposition`` hung on the verb where the claim hangs it on the
+    verb's object, or the other way round: where "lease aircraft from Meridian" hangs "from" is the
+    parser's guess, and either way says the same. The claim's word must be a verb where the passage's
+    is: "the first chair of Harland" is not "to chair the board of Harland"."""
+    hung = own.head if own.dep_ == "pobj" and own.head.dep_ == "prep" and own.head.lower_ == preposition else None
+    if hung is None:
+        return False
+    on_object = hung.head.dep_ == "dobj" and hung.head.head is head and claim_head.pos_ == head.pos_ == "VERB"
+    return on_object or head.dep_ == "dobj" and head.head is hung.head
 
 
 def _qualifiers(head: Any, label: str, preposition: str | None) -> list[Any]:
