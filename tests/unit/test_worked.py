@@ -61,3 +61,9 @@ def test_faster_is_fewer_minutes():
 def test_a_side_with_two_figures_says_nothing():
     page = "The Merrow van weighs 2,300 kg empty and 3,100 kg loaded; the Astley van weighs 1,900 kg."
     assert worked_comparisons("The Merrow van is 400 kg heavier than the Astley van.", page) == ()
+
+
+def test_a_percentage_of_two_shares_is_not_read():
+    page = "Turnout in Harwick was 66%. In Lowden it was 60%."
+    # 10 % more turnout, or 10 points more? Writers mean both; neither is worked out
+    assert worked_comparisons("Turnout in Harwick was 10% higher than in Lowden.", page) == ()

@@ -14,8 +14,8 @@ accounted for only when all of these hold:
 - the amount or ratio is the one the two figures give, within the claim's own rounding ("about",
   "roughly": 10 %; an exact-looking "twice": 5 %; "41%": half a point).
 
-Anything else (a bound such as "more than twice", "times less", a comparison of shares, a side the
-passage gives two figures) leaves the claim's words unaccounted for, as before: citemark says less.
+Anything else (a bound such as "more than twice", "times less", "10% higher" of two shares, which
+may mean points, a side the passage gives two figures) leaves the claim's words unaccounted for, as before: citemark says less.
 What the comparison compares ("copies", "requests per second") is not accounted for here: the
 alignment must still find it in the passage.
 """
@@ -92,6 +92,7 @@ class _Comparison:
     amount: Quantity | None = None  # a difference ("73 seconds less")
     ratio: float | None = None  # or a ratio of the first side's figure to the second's ("twice": 2, "a quarter less": 0.75)
     slack: float = 0.0  # how far the figures' ratio may be from ``ratio``
+    in_percent: bool = False  # "41% more": of two shares, it may mean points, so shares are not read
 
 
 def _comparisons(claim: str) -> list[_Comparison]:
@@ -125,7 +126,7 @@ def _comparisons(claim: str) -> list[_Comparison]:
         start = before.rfind(amount.hedge, 0, amount.start) if amount.hedge else amount.start
         if amount.unit == "%":  # "41% more": a ratio, to the nearest point (about: within a tenth of it)
             found.append(_Comparison(start, match.end(), match.span("what"), adjective, sign,
-                                     ratio=1 + sign * amount.value / 100,
+                                     ratio=1 + sign * amount.value / 100, in_percent=True,
                                      slack=(amount.value / 1000 + 0.005) if amount.hedge else 0.005))
         else:
             found.append(_Comparison(start, match.end(), match.span("what"), adjective, sign, amount=amount))
@@ -151,12 +152,14 @@ def _worked_out(claim: str, passage: str, comparison: _Comparison) -> Worked | N
     first = side_words(tokens, range(at - 1, -1, -1), tokens[at])
     second = side_words(tokens, range(after, len(tokens)), tokens[after])
     amount = comparison.amount
-    kind = amount.dimension or ("$" if amount.noun == "$" else None) if amount is not None else None
+    kind = None if amount is None else amount.dimension or ("$" if amount.noun == "$" else None)
     markers = (_markers(claim, tokens[:at]), _markers(claim, tokens[after:]))
     pair = side_figures(first, second, tokenize(passage), parse_quantities(passage), kind, markers)
     if pair is None:
         return None
     ours, theirs = pair
+    if comparison.in_percent and ours.dimension == "share":
+        return None
     a, b = _size(ours), _size(theirs)
     if by_time(comparison.adjective) or comparison.adjective in _SPEED:
         if ours.dimension not in ("time", "speed"):
