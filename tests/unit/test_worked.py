@@ -67,3 +67,9 @@ def test_a_percentage_of_two_shares_is_not_read():
     page = "Turnout in Harwick was 66%. In Lowden it was 60%."
     # 10 % more turnout, or 10 points more? Writers mean both; neither is worked out
     assert worked_comparisons("Turnout in Harwick was 10% higher than in Lowden.", page) == ()
+
+
+def test_a_difference_of_decimals_is_read_past_float_noise():
+    page = "The Tarn 3 tent weighs 1.4 kg. The larger Tarn 5 weighs 2.1 kg."
+    assert worked_comparisons("The Tarn 5 is 0.7 kg heavier than the Tarn 3.", page) != ()
+    assert worked_comparisons("The Tarn 5 is 0.6 kg heavier than the Tarn 3.", page) == ()

@@ -555,8 +555,8 @@ def worked_out(claimed: Quantity, stated: Sequence[Quantity]) -> tuple[Quantity,
                 continue  # "1,459 mm" and "1,450 mm"; figures in two units are not subtracted here
             if not a.dimension and a.noun and b.noun and a.noun != b.noun:
                 continue  # "50 people in 20 offices"
-            difference = replace(a, value=abs(a.value - b.value), text=f"{a.text} − {b.text}", hedge="",
-                                 base=None if a.base is None or b.base is None else abs(a.base - b.base),
+            difference = replace(a, value=round(abs(a.value - b.value), 9), text=f"{a.text} − {b.text}", hedge="",
+                                 base=None if a.base is None or b.base is None else round(abs(a.base - b.base), 9),
                                  decimals=max(a.decimals, b.decimals))
             if difference.value > 0 and same_quantity(claimed, difference):
                 return a, b

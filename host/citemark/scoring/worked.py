@@ -171,8 +171,9 @@ def _worked_out(claim: str, passage: str, comparison: _Comparison) -> Worked | N
     if amount is not None:
         if comparison.sign * (a - b) <= 0 or ours.unit != theirs.unit or ours.dimension != amount.dimension:
             return None
-        difference = replace(ours, value=abs(ours.value - theirs.value), text=f"{ours.text} − {theirs.text}", hedge="",
-                             base=abs(a - b), decimals=max(ours.decimals, theirs.decimals))
+        # rounded past float noise: 2.1 − 1.4 is 0.7, not 0.7000000000000002
+        difference = replace(ours, value=round(abs(ours.value - theirs.value), 9), text=f"{ours.text} − {theirs.text}",
+                             hedge="", base=round(abs(a - b), 9), decimals=max(ours.decimals, theirs.decimals))
         if not same_quantity(amount, difference):
             return None
     elif comparison.ratio is None or abs(a / b - comparison.ratio) > comparison.slack:
