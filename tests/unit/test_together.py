@@ -25,6 +25,19 @@ def _parser() -> None:
     ("The east stand is the oldest part of Calloway Park.", GROUND, "stand"),
     # a noun's prepositional object from another sentence
     ("Marra was the best-selling record across all genres in May.", CHART, "genres"),
+    # a subject another sentence says the rest of, where that sentence has a subject of its own
+    ("Parking at Hollin Bay was rated poor.",
+     "Inspectors rated parking at Hollin Bay as good. Signage, at 40%, was rated poor.", "Parking"),
+    # a noun's place from another sentence, where the noun's own sentence names another place
+    ("The water at Gorse Point has warmed.",
+     "The sea at Gorse Point was 11 degrees and still cooling. Further east at Kell Sands the water has warmed.",
+     "Point"),
+    # the scope of a superlative from another sentence
+    ("The Tolland library is the busiest in the country.",
+     "The Tolland library is the busiest in the county. Only two branches in the country lend more books.", "country"),
+    # a figure from another sentence than the word it is of
+    ("The night bus leaves at 6 pm.",
+     "The ticket office is open from 6 pm to midnight. The night bus leaves at 11 pm.", "6"),
 ])
 def test_words_the_passage_says_apart_are_not_accounted_for(claim, page, named):
     alignment = align(claim, page, subject_context=page)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from citemark.scoring.lexical import stem
+from citemark.scoring.quantities import parse_quantities
 from citemark.scoring.syntax import Token
 
 __all__ = ["said_apart"]
@@ -37,6 +38,14 @@ _CLAUSES = frozenset(["ROOT", "ccomp", "advcl", "relcl", "conj"])
 #: What qualifies a noun within its phrase.
 _QUALIFIERS = frozenset(["amod", "compound", "nummod", "poss", "prep", "nmod", "npadvmod"])
 _CONTENT = frozenset(["NOUN", "PROPN", "ADJ", "NUM", "VERB"])
+#: The words a prepositional phrase must stand beside: a noun or an adjective ("largest in the region"). Not a
+#: verb: "In the trial, …" sets a scene the next sentences stay in (a figure is read on its own: below).
+_HOLDERS = frozenset(["NOUN", "PROPN", "ADJ"])
+_CLOCK = frozenset(["am", "pm", "a.m.", "p.m."])  # the unit of a time of day, which figures leave out
+_DEFINITE = frozenset(["the", "this", "that", "these", "those", "its", "their", "his", "her"])
+#: Adverbs that place a statement in time or add to it, which a page says in another sentence freely.
+_LOOSE_ADVERBS = frozenset(["also", "still", "now", "only", "already", "just", "even", "then", "later", "currently",
+                            "again", "too", "first", "once"])
 
 
 def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple[Any, Any]],
@@ -44,26 +53,34 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
     """Claim units matched in another sentence than the word they go with (no rival to name: the
     passage says the word, of something else)."""
     matched = {}
-    for unit, other in pairs:
-        token = claim_doc.token_at(unit.start)
-        if token is not None:
-            matched[id(token)] = (unit, other)
+    for unit, other in pairs:  # each word of a unit stands for it ("am" of "9 am")
+        for _, doc in claim_doc.docs:
+            for token in doc:
+                if unit.start <= claim_doc.start(token) < unit.end:
+                    matched[id(token)] = (unit, other)
     claimed = {stem(t.text.lower()) for _, doc in claim_doc.docs for t in doc}
     found: list[tuple[Any, None]] = []
     for _, doc in claim_doc.docs:
         for token in doc:
-            for partner, subject in _partners(token):
+            for partner, subject in _partners(token) + _figure_holder(token, matched):
                 if id(token) not in matched or id(partner) not in matched:
                     continue
-                (unit, other), (_, partner_other) = matched[id(token)], matched[id(partner)]
-                if _sentence(other.start, spans) == _sentence(partner_other.start, spans) or \
+                (unit, other), (partner_unit, partner_other) = matched[id(token)], matched[id(partner)]
+                if unit is partner_unit or _sentence(other.start, spans) == _sentence(partner_other.start, spans) or \
                         _in_table(passage, other.start) or _in_table(passage, partner_other.start):
                     continue  # a table's row and its column heading are two lines of one statement
+                if partner.pos_ == "NOUN" and token.pos_ == "NUM" and _stands_alone(passage_doc.token_at(other.start)):
+                    continue  # "The second largest holds about 300." after "… 900 trucks": the noun is elided
                 if not subject:  # the passage may say a word in several places: a sentence that has both will do
-                    if _sentences(other, passage_units, spans) & _sentences(partner_other, passage_units, spans) or \
-                            _about(passage_doc.token_at(partner_other.start), claimed):  # "The crossing takes …"
+                    if _sentences(other, passage_units, spans) & _sentences(partner_other, passage_units, spans):
                         continue
-                elif any(_about(_subject_at(passage_doc, said.start), claimed) for said in passage_units
+                    # "The crossing takes …" goes on about the ferry crossing "from Brennhaven", unless it
+                    # names another place under the claim's preposition ("at Colby Weir the level has fallen")
+                    head = passage_doc.token_at(partner_other.start)
+                    if head is not None and head.pos_ in ("NOUN", "PROPN") and _about(head, claimed, partner) and \
+                            not _rival_under(head, token, claimed):
+                        continue
+                elif any(_about(_subject_at(passage_doc, said.start), claimed, token) for said in passage_units
                          if said.key == partner_other.key):
                     continue
                 if all(unit is not done for done, _ in found):
@@ -74,14 +91,35 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
 def _partners(token: Token) -> list[tuple[Token, bool]]:
     """The words ``token`` goes with, each flagged when ``token`` is their clause's subject."""
     found = []
-    if token.dep_ in _SUBJECTS and (said := _said_of(token.head)) is not None:
+    head = token.head
+    if head is token:
+        return found
+    if token.dep_ in _SUBJECTS and (said := _said_of(head)) is not None:
         found.append((said, True))
-    if token.dep_ == "amod" and token.pos_ == "ADJ" and token.head is not token:
-        found.append((token.head, False))  # "the south wing"
-    if token.dep_ == "pobj" and token.head.dep_ == "prep" and token.head.lower_ != "of" and \
-            token.head.head.pos_ in ("NOUN", "PROPN"):
-        found.append((token.head.head, False))  # "app across all categories"
+    if token.dep_ == "amod" and token.pos_ == "ADJ" or token.dep_ == "nummod" and token.pos_ == "NUM" or \
+            token.dep_ == "poss" and token.pos_ in ("NOUN", "PROPN"):
+        found.append((head, False))  # "the south wing", "24 novels", "the league's top scorer"
+    if token.dep_ == "advmod" and token.pos_ == "ADV" and head.pos_ == "VERB" and token.lower_ not in _LOOSE_ADVERBS:
+        found.append((head, False))  # "tested overall"
+    if token.dep_ == "pobj" and head.dep_ == "prep" and head.lower_ != "of" and head.head.pos_ in _HOLDERS:
+        found.append((head.head, False))  # "app across all categories", "largest in the country"
     return found
+
+
+def _figure_holder(token: Token, matched: dict[int, tuple[Any, Any]]) -> list[tuple[Token, bool]]:
+    """For a claim figure, the nearest word above it that the passage matched: what the figure is of
+    ("leaves at 6 pm": "leaves", past its unit "pm" and the unmatched "at")."""
+    own = matched.get(id(token))
+    if own is None or own[0].kind != "figure":
+        return []
+    figures = [(q.start, q.end) for q in parse_quantities(token.doc.text) if q.start <= token.idx < q.end]
+    holder = token.head
+    while holder.head is not holder and (id(holder) not in matched or matched[id(holder)][0] is own[0] or
+                                         any(start <= holder.idx < end for start, end in figures) or
+                                         holder.lower_ in _CLOCK):
+        holder = holder.head  # past the figure's own unit ("pm" of "6 pm") and the words the passage did not match
+    held = matched.get(id(holder))
+    return [(holder, False)] if held is not None and held[0] is not own[0] else []
 
 
 def _said_of(verb: Token) -> Token | None:
@@ -98,14 +136,35 @@ def _said_of(verb: Token) -> Token | None:
     return None
 
 
-def _about(subject: Token | None, claimed: set[str]) -> bool:
-    """Whether a clause's subject may stand for the claim's: the page goes on about what it named, by a
-    pronoun or a bare description ("It ranked fifth", "The band rarely uses …"), or in words the claim
-    has ("the first two loads"). No subject to read is no reason to object."""
+def _about(subject: Token | None, claimed: set[str], claim_word: Token) -> bool:
+    """Whether a passage clause's subject (or a passage noun) may stand for the claim's ``claim_word``:
+    the page goes on about what it named, by a pronoun, in words the claim has ("the first two loads"),
+    or by a definite description: of a name, any ("The band rarely uses …" for "The Amberlights"); of
+    a common noun, the same noun ("The crossing takes …"). No subject to read is no reason to object."""
     if subject is None:
         return True
     phrase = _phrase(subject)
-    return phrase <= claimed or len(phrase) == 1 and subject.pos_ == "NOUN"
+    if phrase <= claimed:
+        return True
+    definite = any(c.dep_ in ("det", "poss") and c.lower_ in _DEFINITE for c in subject.children)
+    return len(phrase) == 1 and subject.pos_ == "NOUN" and definite and (
+        claim_word.pos_ == "PROPN" or stem(subject.lower_) == stem(claim_word.lower_))
+
+
+def _stands_alone(figure: Token | None) -> bool:
+    """Whether a passage figure counts no noun of its own sentence ("holds about 300.")."""
+    return figure is not None and figure.pos_ == "NUM" and figure.dep_ not in ("nummod", "quantmod", "compound")
+
+
+def _rival_under(head: Token | None, claim_object: Token, claimed: set[str]) -> bool:
+    """Whether ``head``'s sentence names another place, thing or figure under the preposition that holds
+    ``claim_object`` in the claim ("at Colby Weir" for "the level at Brennan Bridge")."""
+    if head is None or claim_object.dep_ != "pobj":
+        return False
+    preposition = claim_object.head.lower_
+    sentence = [t for t in head.doc if t.sentence_start == head.sentence_start]
+    return any(t.lower_ == preposition and any(c.dep_ == "pobj" and c.pos_ in ("PROPN", "NUM") and
+                                                not _phrase(c) <= claimed for c in t.children) for t in sentence)
 
 
 def _subject_at(passage_doc: Any, start: int) -> Token | None:
