@@ -73,3 +73,12 @@ def test_a_difference_of_decimals_is_read_past_float_noise():
     page = "The Tarn 3 tent weighs 1.4 kg. The larger Tarn 5 weighs 2.1 kg."
     assert worked_comparisons("The Tarn 5 is 0.7 kg heavier than the Tarn 3.", page) != ()
     assert worked_comparisons("The Tarn 5 is 0.6 kg heavier than the Tarn 3.", page) == ()
+
+
+def test_a_sentence_naming_each_side_beside_its_figure_gives_them():
+    page = ("Ashby Town have won 51 races this year and Pelham only 33, yet Pelham have lost fewer boats than any "
+            "other club. Ashby have 12 crews and 40 rowers.")
+    found = worked_comparisons("Pelham have won 18 fewer races than Ashby Town this year.", page)
+    assert [(w.ours.text, w.theirs.text) for w in found] == [("33", "51")]
+    assert worked_comparisons("Ashby Town have won 18 fewer races than Pelham this year.", page) == ()
+    assert worked_comparisons("Pelham have won 28 fewer races than Ashby Town this year.", page) == ()

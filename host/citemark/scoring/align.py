@@ -216,8 +216,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
     unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
     unmatched = by_measure(claim, unmatched, pairs, claim_figures, passage, spans)
-    comparisons = worked_comparisons(claim, passage) if unmatched else ()
-    unmatched, worked = by_comparison(unmatched, passage_units, comparisons)
+    comparisons = worked_comparisons(claim, passage)
+    pairs, unmatched, worked = by_comparison(pairs, unmatched, passage_units, comparisons)
     gap = PARSE_GAP if paraphraser is None else max(PARSE_GAP, PARAPHRASE_GAP)
     claim_doc, passage_doc = _parses(claim, passage) if len(unmatched) <= gap else (None, None)
     if claim_doc is not None and passage_doc is not None:
@@ -226,7 +226,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
         unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
         unmatched = by_measure(claim, unmatched, pairs, claim_figures, passage, spans)
-        unmatched, worked = by_comparison(unmatched, passage_units, comparisons)
+        pairs, unmatched, worked = by_comparison(pairs, unmatched, passage_units, comparisons)
     converse: list[tuple[Unit, Unit]] = []
     if claim_doc is not None and passage_doc is not None and unmatched:  # "lent … to" for "borrowed … from"
         converse, unmatched = pair_converses(claim_doc, passage_doc, unmatched, passage_units, used)

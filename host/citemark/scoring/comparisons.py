@@ -196,8 +196,14 @@ def side_figures(first: frozenset[str], second: frozenset[str], evidence: list[T
     for quantity in figures:
         groups.setdefault(quantity.kind, []).append(quantity)
     bare = groups.pop("count:", [])
+
+    def sentence(quantity: Quantity) -> int:
+        return next((t.sentence for t in evidence if t.end > quantity.start), -1)
+
     for counted in [k for k in groups if k.startswith("count:")] or ["count:"] * bool(bare):
-        groups[counted] = sorted(groups.get(counted, []) + bare, key=lambda q: q.start)
+        # a bare count reads with the counts of a noun in its own sentence ("42 goals … and Thornbury only 28")
+        near = [q for q in bare if counted == "count:" or any(sentence(q) == sentence(c) for c in groups[counted])]
+        groups[counted] = sorted(groups.get(counted, []) + near, key=lambda q: q.start)
     pairs = {pair for group in groups.values() if len(group) >= 2
              and (pair := _pair_of(first, second, evidence, group) or _alternating(markers, evidence, group))}
     return pairs.pop() if len(pairs) == 1 else None
@@ -222,8 +228,10 @@ def _alternating(markers: tuple[frozenset[str], frozenset[str]], evidence: list[
                 events.append(("figure", figure))
             elif side is not None and figure is None and (not events or events[-1][0] != side):
                 events.append((side, None))
-        shape = [kind for kind, _ in events]
-        if shape in (["first", "figure", "second", "figure"], ["second", "figure", "first", "figure"]):
+        # what the sentence says after its figures is not read ("…, yet Thornbury have conceded fewer")
+        last = max((k for k, (kind, _) in enumerate(events) if kind == "figure"), default=-1)
+        shape = [kind for kind, _ in events[: last + 2]]  # to the name after the last figure, if any
+        if shape[: last + 1] in (["first", "figure", "second", "figure"], ["second", "figure", "first", "figure"]):
             sides = {shape[0]: events[1][1], shape[2]: events[3][1]}
         elif shape in (["figure", "first", "figure", "second"], ["figure", "second", "figure", "first"]):
             sides = {shape[1]: events[0][1], shape[3]: events[2][1]}

@@ -61,15 +61,18 @@ def by_measure(claim: str, unmatched: list[Any], pairs: list[tuple[Any, Any]], c
     return kept
 
 
-def by_comparison(unmatched: list[Any], passage_units: list[Any],
-                  comparisons: tuple[Worked, ...]) -> tuple[list[Any], list[tuple[Any, Any]]]:
+def by_comparison(pairs: list[tuple[Any, Any]], unmatched: list[Any], passage_units: list[Any],
+                  comparisons: tuple[Worked, ...]) -> tuple[list[tuple[Any, Any]], list[Any], list[tuple[Any, Any]]]:
     """The claim units that a worked-out comparison accounts for, each paired with the passage's figure
     for the comparison's first side (not counted as used: the figure also stands for its own claim unit,
-    if any), and the units still unaccounted for."""
-    pairs = []
-    for worked in comparisons:
-        figure = next((u for u in passage_units if u.start <= worked.ours.start < u.end), None)
+    if any): the pairs left, the units still unaccounted for, and the comparison's pairs. The comparison
+    accounts for its words even where they were matched one by one ("14 … fewer … than" from "won 14 of
+    their 30 games" and "conceded fewer than any other side"): the figures say what the words do not."""
+    worked: list[tuple[Any, Any]] = []
+    for comparison in comparisons:
+        figure = next((u for u in passage_units if u.start <= comparison.ours.start < u.end), None)
         if figure is not None:
-            pairs += [(unit, figure) for unit in unmatched if worked.covers(unit.start, unit.end)
-                      and all(unit is not done for done, _ in pairs)]
-    return [unit for unit in unmatched if all(unit is not done for done, _ in pairs)], pairs
+            worked += [(unit, figure) for unit in unmatched + [c for c, _ in pairs]
+                       if comparison.covers(unit.start, unit.end) and all(unit is not done for done, _ in worked)]
+    return ([pair for pair in pairs if all(pair[0] is not done for done, _ in worked)],
+            [unit for unit in unmatched if all(unit is not done for done, _ in worked)], worked)

@@ -27,7 +27,8 @@ from dataclasses import dataclass, replace
 
 from citemark.scoring.binding import Token, tokenize
 from citemark.scoring.comparisons import COMPARATIVES, by_time, side_figures, side_words
-from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity
+from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity, worded_as_difference
+from citemark.scoring.words import STOP_WORDS
 
 __all__ = ["Worked", "worked_comparisons"]
 
@@ -120,7 +121,8 @@ def _comparisons(claim: str) -> list[_Comparison]:
                                      slack=ratio * RATIO_TOLERANCE[bool(multiplier.group("hedge"))]))
             continue
         amount = next((q for q in parse_quantities(claim, incidental=True) if not q.is_year and q.value > 0
-                       and q.dimension != "rank" and q.end <= word.start() and not before[q.end :].strip()), None)
+                       and q.dimension != "rank" and q.end <= word.start()
+                       and before[q.end :].strip().lower() in ("", q.noun)), None)  # "120 MB less"
         if amount is None or amount.hedge and not re.fullmatch(_APPROXIMATE, amount.hedge.lower()):
             continue  # a plain comparison ("lighter than") or a bound ("more than 40 more")
         start = before.rfind(amount.hedge, 0, amount.start) if amount.hedge else amount.start
@@ -154,7 +156,10 @@ def _worked_out(claim: str, passage: str, comparison: _Comparison) -> Worked | N
     amount = comparison.amount
     kind = None if amount is None else amount.dimension or ("$" if amount.noun == "$" else None)
     markers = (_markers(claim, tokens[:at]), _markers(claim, tokens[after:]))
-    pair = side_figures(first, second, tokenize(passage), parse_quantities(passage), kind, markers)
+    # a passage figure worded as a difference ("58 minutes, three minutes faster than her time in 2021")
+    # is no side's own figure
+    stated = [q for q in parse_quantities(passage) if not worded_as_difference(passage, q)]
+    pair = side_figures(first, second, tokenize(passage), stated, kind, markers)
     if pair is None:
         return None
     ours, theirs = pair
@@ -187,14 +192,16 @@ def _worked_out(claim: str, passage: str, comparison: _Comparison) -> Worked | N
 
 
 def _markers(claim: str, side: list[Token]) -> frozenset[str]:
-    """What tells a side apart in running text: its names (capitalised words after the first), versions
-    ("4.1.6", "1.x", "Driftwood 2.0", "version 2.9") and years, not its counts ("the 10,000-page site")."""
+    """What tells a side apart in running text: its names (capitalised words, but not "The" or "In" opening
+    the claim), versions ("4.1.6", "1.x", "Driftwood 2.0", "version 2.9") and years, not its counts ("the
+    10,000-page site")."""
     figures = {q.start: q for q in parse_quantities(claim)}
     found = set()
     for k, token in enumerate(side):
         counted = figures.get(token.start)
         named = k > 0 and (side[k - 1].capital or side[k - 1].lower == "version")
-        if token.capital and token.start > 0 or any(c.isdigit() for c in token.text) and (
+        name = token.capital and (token.start > 0 or token.lower not in STOP_WORDS)
+        if name or any(c.isdigit() for c in token.text) and (
                 counted is None or counted.is_year or counted.text != token.text or named):
             found.add(token.stem)
     return frozenset(found)
