@@ -57,7 +57,7 @@ from citemark.scoring.language import WORD
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.phrasal import pair_phrasal
-from citemark.scoring.quantities import Quantity, bound_kept, hedge_start, parse_quantities, same_quantity
+from citemark.scoring.quantities import Quantity, bound_kept, comparable, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
 from citemark.scoring.together import said_apart
 from citemark.scoring.worked import Worked, worked_comparisons
@@ -247,8 +247,10 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         wrong, placed = crossed(claim_doc, passage_doc, converse, pairs, passage_units, matches)
         wrong += misbound(claim_doc, passage_doc, plain, passage_units, matches, subject_context)
         wrong += [(unit, rival) for unit, rival in misattached(claim_doc, passage_doc, plain, passage_units, matches)
-                  + said_apart(claim_doc, passage_doc, passage, plain, passage_units, spans)
                   if all(unit is not m for m, _ in wrong) and id(unit) not in placed]
+        if not wrong:  # words said apart, where no check above has named what is wrong
+            wrong = [(unit, rival) for unit, rival in said_apart(claim_doc, passage_doc, passage, plain, passage_units,
+                                                                 spans) if id(unit) not in placed]
     if not unmatched:  # who is who by word order (order.py), where the parse may be wrong
         ordered = (order.reversed_around(claim, passage, plain, passage_units, matches, claim_doc, passage_doc)
                    + order.mixed_across(claim, passage, plain, claim_doc)
@@ -552,6 +554,8 @@ def _matches(unit: Unit, other: Unit, claim_figures: dict[int, Quantity], passag
         if other.kind == "figure" and not bound_kept(claimed := claim_figures[int(unit.key[1:])],
                                                      stated := passage_figures[int(other.key[1:])]):
             return False  # "more than 100" states neither "100" nor "fewer than 100"
+        if other.kind == "figure" and not comparable(claimed, stated):
+            return False  # "4,200 people" is not "£4,200"
         return other.kind == "figure" and same_quantity(claimed, stated) or unit.text.lower() == other.text.lower()
     if unit.kind == "negation":
         return other.kind == "negation"

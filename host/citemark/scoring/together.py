@@ -34,6 +34,7 @@ _SUBJECTS = frozenset(["nsubj", "nsubjpass"])
 #: The verbs that say nothing themselves: what a clause says of its subject is their complement.
 _LINKS = frozenset(["be", "become", "remain"])
 _COMPLEMENTS = frozenset(["attr", "acomp", "oprd"])
+_CAUSATIVES = frozenset(["have", "get"])
 _CLAUSES = frozenset(["ROOT", "ccomp", "advcl", "relcl", "conj"])
 #: What qualifies a noun within its phrase.
 _QUALIFIERS = frozenset(["amod", "compound", "nummod", "poss", "prep", "nmod", "npadvmod"])
@@ -50,42 +51,90 @@ _LOOSE_ADVERBS = frozenset(["also", "still", "now", "only", "already", "just", "
 
 def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple[Any, Any]],
                passage_units: list[Any], spans: list[tuple[int, int]]) -> list[tuple[Any, None]]:
-    """Claim units matched in another sentence than the word they go with (no rival to name: the
+    """Claim units matched in another sentence than the words they go with (no rival to name: the
     passage says the word, of something else)."""
-    matched = {}
+    matched: dict[int, tuple[Any, Any]] = {}
     for unit, other in pairs:  # each word of a unit stands for it ("am" of "9 am")
         for _, doc in claim_doc.docs:
             for token in doc:
                 if unit.start <= claim_doc.start(token) < unit.end:
                     matched[id(token)] = (unit, other)
+    match_of = {id(unit): other for unit, other in pairs}
     claimed = {stem(t.text.lower()) for _, doc in claim_doc.docs for t in doc}
-    found: list[tuple[Any, None]] = []
+    together = _Groups()
     for _, doc in claim_doc.docs:
         for token in doc:
             for partner, subject in _partners(token) + _figure_holder(token, matched):
                 if id(token) not in matched or id(partner) not in matched:
                     continue
                 (unit, other), (partner_unit, partner_other) = matched[id(token)], matched[id(partner)]
-                if unit is partner_unit or _sentence(other.start, spans) == _sentence(partner_other.start, spans) or \
-                        _in_table(passage, other.start) or _in_table(passage, partner_other.start):
+                if unit is partner_unit or _in_table(passage, other.start) or _in_table(passage, partner_other.start):
                     continue  # a table's row and its column heading are two lines of one statement
-                if partner.pos_ == "NOUN" and token.pos_ == "NUM" and _stands_alone(passage_doc.token_at(other.start)):
-                    continue  # "The second largest holds about 300." after "… 900 trucks": the noun is elided
-                if not subject:  # the passage may say a word in several places: a sentence that has both will do
-                    if _sentences(other, passage_units, spans) & _sentences(partner_other, passage_units, spans):
-                        continue
-                    # "The crossing takes …" goes on about the ferry crossing "from Brennhaven", unless it
-                    # names another place under the claim's preposition ("at Colby Weir the level has fallen")
-                    head = passage_doc.token_at(partner_other.start)
-                    if head is not None and head.pos_ in ("NOUN", "PROPN") and _about(head, claimed, partner) and \
-                            not _rival_under(head, token, claimed):
-                        continue
-                elif any(_about(_subject_at(passage_doc, said.start), claimed, token) for said in passage_units
-                         if said.key == partner_other.key):
+                # a subject is excused wherever the passage may go on about it ("It will not carry a railway"
+                # after "The crossing will carry …"); a word the passage qualifies, only where it is apart
+                apart = _sentence(other.start, spans) != _sentence(partner_other.start, spans)
+                if (subject or apart) and _excused(token, partner, subject, other, partner_other, passage_doc,
+                                                   passage_units, claimed):
                     continue
-                if all(unit is not done for done, _ in found):
-                    found.append((unit, None))
+                together.join(unit, partner_unit)
+    found: list[tuple[Any, None]] = []
+    for group in together.groups():
+        # each word may be read where the passage says it (a common word or a name may stand in several
+        # places); a figure or a negation where it was matched
+        where = {id(u): _sentences(u, match_of[id(u)], passage_units, spans) for u in group}
+        if set.intersection(*where.values()):
+            continue
+        culprit = next((u for u in sorted(group, key=lambda u: (_blame(u), -u.start)) if set.intersection(
+            *(where[id(v)] for v in group if v is not u))), None)
+        found += [(u, None) for u in ([culprit] if culprit is not None else group) if all(u is not d for d, _ in found)]
     return found
+
+
+def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_other: Any, passage_doc: Any,
+             passage_units: list[Any], claimed: set[str]) -> bool:
+    """Whether a pair the passage gives in two sentences is still said together: the page goes on about
+    the claim's subject in the predicate's sentence ("It ranked fifth"), a noun's own sentence goes on
+    about it ("The crossing takes …") and names no other place under the claim's preposition, or a
+    figure's noun is elided in the figure's sentence ("The second largest holds about 300.")."""
+    if partner.pos_ == "NOUN" and token.pos_ == "NUM" and _stands_alone(passage_doc.token_at(other.start)):
+        return True
+    if subject:
+        return any(_about(_subject_at(passage_doc, said.start), claimed, token) for said in passage_units
+                   if said.key == partner_other.key)
+    head = passage_doc.token_at(partner_other.start)
+    return head is not None and head.pos_ in ("NOUN", "PROPN") and _about(head, claimed, partner) and \
+        not _rival_under(head, token, claimed)
+
+
+def _blame(unit: Any) -> int:
+    """Which unit of a group said apart to name first: a figure, a name or a negation, then a word (and
+    of two, the later: a qualifier follows what it qualifies)."""
+    return {"figure": 0, "name": 1, "negation": 2}.get(unit.kind, 3)
+
+
+class _Groups:
+    """Units joined two by two into groups that must be said in one sentence (a union-find by identity)."""
+
+    def __init__(self) -> None:
+        self._parent: dict[int, int] = {}
+        self._units: dict[int, Any] = {}
+
+    def _root(self, key: int) -> int:
+        while self._parent[key] != key:
+            key = self._parent[key]
+        return key
+
+    def join(self, a: Any, b: Any) -> None:
+        for unit in (a, b):
+            self._parent.setdefault(id(unit), id(unit))
+            self._units[id(unit)] = unit
+        self._parent[self._root(id(a))] = self._root(id(b))
+
+    def groups(self) -> list[list[Any]]:
+        found: dict[int, list[Any]] = {}
+        for key, unit in self._units.items():
+            found.setdefault(self._root(key), []).append(unit)
+        return [sorted(group, key=lambda u: u.start) for group in found.values()]
 
 
 def _partners(token: Token) -> list[tuple[Token, bool]]:
@@ -97,12 +146,15 @@ def _partners(token: Token) -> list[tuple[Token, bool]]:
     if token.dep_ in _SUBJECTS and (said := _said_of(head)) is not None:
         found.append((said, True))
     if token.dep_ == "amod" and token.pos_ == "ADJ" or token.dep_ == "nummod" and token.pos_ == "NUM" or \
-            token.dep_ == "poss" and token.pos_ in ("NOUN", "PROPN"):
-        found.append((head, False))  # "the south wing", "24 novels", "the league's top scorer"
+            token.dep_ in ("poss", "compound") and token.pos_ in ("NOUN", "PROPN", "ADJ"):
+        found.append((head, False))  # "the south wing", "24 novels", "the league's top scorer", "the east stand"
     if token.dep_ == "advmod" and token.pos_ == "ADV" and head.pos_ == "VERB" and token.lower_ not in _LOOSE_ADVERBS:
         found.append((head, False))  # "tested overall"
-    if token.dep_ == "pobj" and head.dep_ == "prep" and head.lower_ != "of" and head.head.pos_ in _HOLDERS:
-        found.append((head.head, False))  # "app across all categories", "largest in the country"
+    if token.dep_ == "pobj" and head.dep_ == "prep" and head.lower_ != "of" and (
+            head.head.pos_ in _HOLDERS or token.pos_ == "PROPN" and head.head.pos_ == "VERB"):
+        found.append((head.head, False))  # "app across all categories", "largest in the country", "call at Marston"
+    if token.dep_ == "neg" or token.dep_ == "dobj" and token.pos_ == "PROPN" or token.dep_ == "relcl":
+        found.append((head, False))  # "will not call", "support 32-bit Linux", "the first release that will support"
     return found
 
 
@@ -125,6 +177,8 @@ def _figure_holder(token: Token, matched: dict[int, tuple[Any, Any]]) -> list[tu
 def _said_of(verb: Token) -> Token | None:
     """What a clause says of its subject: the verb, or after "be" its complement ("part" of "is the
     newest part", "display" of "are on permanent display")."""
+    if verb.lemma_.lower() in _CAUSATIVES:  # "had its railings replaced": "replaced"
+        return next((c for c in verb.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ == "VERB"), verb)
     if verb.lemma_.lower() not in _LINKS:
         return verb if verb.pos_ == "VERB" else None
     for child in verb.children:
@@ -174,7 +228,10 @@ def _subject_at(passage_doc: Any, start: int) -> Token | None:
         return None
     while token.dep_ not in _CLAUSES and token.head is not token:
         token = token.head
-    return next((c for c in token.children if c.dep_ in _SUBJECTS), None)
+    subject = next((c for c in token.children if c.dep_ in _SUBJECTS), None)
+    if subject is None and token.dep_ == "conj":  # "The soup serves four and is ready …": the first verb's
+        return _subject_at(passage_doc, passage_doc.start(token.head))
+    return subject
 
 
 def _phrase(noun: Token) -> set[str]:
@@ -188,9 +245,11 @@ def _phrase(noun: Token) -> set[str]:
     return {stem(t.text.lower()) for t in words if t.pos_ in _CONTENT}
 
 
-def _sentences(unit: Any, passage_units: list[Any], spans: list[tuple[int, int]]) -> set[int]:
-    """The passage sentences that have a unit like ``unit`` (by its key)."""
-    return {k for other in passage_units if other.key == unit.key for k, (a, b) in enumerate(spans) if a <= other.start < b}
+def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tuple[int, int]]) -> set[int]:
+    """The passage sentences where ``unit`` may be read: where its match ``other`` stands, and, for a
+    word or a name, where the passage says it again (by its key)."""
+    alike = [u for u in passage_units if u.key == other.key] if unit.kind in ("word", "name") else []
+    return {k for u in [other, *alike] for k, (a, b) in enumerate(spans) if a <= u.start < b}
 
 
 def _sentence(start: int, spans: list[tuple[int, int]]) -> int | None:
