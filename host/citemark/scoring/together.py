@@ -35,6 +35,7 @@ _SUBJECTS = frozenset(["nsubj", "nsubjpass"])
 _LINKS = frozenset(["be", "become", "remain"])
 _COMPLEMENTS = frozenset(["attr", "acomp", "oprd"])
 _CAUSATIVES = frozenset(["have", "get"])
+_RELATIVES = frozenset(["who", "which", "that", "whom"])
 _CLAUSES = frozenset(["ROOT", "ccomp", "advcl", "relcl", "conj"])
 #: What qualifies a noun within its phrase.
 _QUALIFIERS = frozenset(["amod", "compound", "nummod", "poss", "prep", "nmod", "npadvmod"])
@@ -68,8 +69,9 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
                 if id(token) not in matched or id(partner) not in matched:
                     continue
                 (unit, other), (partner_unit, partner_other) = matched[id(token)], matched[id(partner)]
-                if unit is partner_unit or _in_table(passage, other.start) or _in_table(passage, partner_other.start):
-                    continue  # a table's row and its column heading are two lines of one statement
+                if unit is partner_unit or partner_unit.kind == "figure" and token.dep_ == "pobj" or \
+                        _in_table(passage, other.start) or _in_table(passage, partner_other.start):
+                    continue  # "two years of treatment" is a time; a table's row and its heading are one statement
                 # a subject is excused wherever the passage may go on about it ("It will not carry a railway"
                 # after "The crossing will carry …"); a word the passage qualifies, only where it is apart
                 apart = _sentence(other.start, spans) != _sentence(partner_other.start, spans)
@@ -95,9 +97,14 @@ def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_ot
     """Whether a pair the passage gives in two sentences is still said together: the page goes on about
     the claim's subject in the predicate's sentence ("It ranked fifth"), a noun's own sentence goes on
     about it ("The crossing takes …") and names no other place under the claim's preposition, or a
-    figure's noun is elided in the figure's sentence ("The second largest holds about 300.")."""
+    figure's noun is elided in the figure's sentence ("The second largest holds about 300."), or the
+    verb's sentence gives its object by a pronoun ("given it a rating")."""
     if partner.pos_ == "NOUN" and token.pos_ == "NUM" and _stands_alone(passage_doc.token_at(other.start)):
         return True
+    if token.dep_ == "dobj":  # "had visited the month before and given it a rating": the object by a pronoun
+        return any(t.dep_ in ("dobj", "dative") and t.pos_ == "PRON" for said in passage_units
+                   if said.key == partner_other.key and (verb := passage_doc.token_at(said.start)) is not None
+                   for t in verb.doc if t.sentence_start == verb.sentence_start)
     if subject:
         return any(_about(_subject_at(passage_doc, said.start), claimed, token) for said in passage_units
                    if said.key == partner_other.key)
@@ -150,11 +157,11 @@ def _partners(token: Token) -> list[tuple[Token, bool]]:
         found.append((head, False))  # "the south wing", "24 novels", "the league's top scorer", "the east stand"
     if token.dep_ == "advmod" and token.pos_ == "ADV" and head.pos_ == "VERB" and token.lower_ not in _LOOSE_ADVERBS:
         found.append((head, False))  # "tested overall"
-    if token.dep_ == "pobj" and head.dep_ == "prep" and head.lower_ != "of" and (
+    if token.dep_ == "pobj" and head.dep_ == "prep" and (
             head.head.pos_ in _HOLDERS or token.pos_ == "PROPN" and head.head.pos_ == "VERB"):
         found.append((head.head, False))  # "app across all categories", "largest in the country", "call at Marston"
-    if token.dep_ == "neg" or token.dep_ == "dobj" and token.pos_ == "PROPN" or token.dep_ == "relcl":
-        found.append((head, False))  # "will not call", "support 32-bit Linux", "the first release that will support"
+    if token.dep_ in ("neg", "dobj", "relcl"):
+        found.append((head, False))  # "will not call", "upheld … claim", "the first release that will support"
     return found
 
 
@@ -211,14 +218,25 @@ def _stands_alone(figure: Token | None) -> bool:
 
 
 def _rival_under(head: Token | None, claim_object: Token, claimed: set[str]) -> bool:
-    """Whether ``head``'s sentence names another place, thing or figure under the preposition that holds
-    ``claim_object`` in the claim ("at Colby Weir" for "the level at Brennan Bridge")."""
+    """Whether the passage names another place, thing or figure under the preposition that holds
+    ``claim_object`` in the claim, on ``head`` or on the verb it belongs to ("at Colby Weir the level has
+    fallen" for "the level at Brennan Bridge")."""
     if head is None or claim_object.dep_ != "pobj":
         return False
     preposition = claim_object.head.lower_
-    sentence = [t for t in head.doc if t.sentence_start == head.sentence_start]
-    return any(t.lower_ == preposition and any(c.dep_ == "pobj" and c.pos_ in ("PROPN", "NUM") and
-                                                not _phrase(c) <= claimed for c in t.children) for t in sentence)
+    verb = head.head
+    clause = [t for t in verb.subtree if _verb_of(t) is verb]  # the verb's own clause, nested ones left out
+    return any(t.dep_ == "prep" and t.lower_ == preposition and any(
+        c.dep_ == "pobj" and c.pos_ in ("PROPN", "NUM") and not _phrase(c) <= claimed for c in t.children)
+        for t in clause)
+
+
+def _verb_of(token: Token) -> Token:
+    """The nearest verb above ``token`` (or the root)."""
+    token = token.head
+    while token.pos_ not in ("VERB", "AUX") and token.head is not token:
+        token = token.head
+    return token
 
 
 def _subject_at(passage_doc: Any, start: int) -> Token | None:
@@ -229,6 +247,8 @@ def _subject_at(passage_doc: Any, start: int) -> Token | None:
     while token.dep_ not in _CLAUSES and token.head is not token:
         token = token.head
     subject = next((c for c in token.children if c.dep_ in _SUBJECTS), None)
+    if subject is not None and token.dep_ == "relcl" and subject.lower_ in _RELATIVES:
+        return token.head  # "her brother, Alan, who founded …": Alan
     if subject is None and token.dep_ == "conj":  # "The soup serves four and is ready …": the first verb's
         return _subject_at(passage_doc, passage_doc.start(token.head))
     return subject
