@@ -38,6 +38,18 @@ def _parser() -> None:
     # a figure from another sentence than the word it is of
     ("The night bus leaves at 6 pm.",
      "The ticket office is open from 6 pm to midnight. The night bus leaves at 11 pm.", "6"),
+    # a negation from another sentence than its verb
+    ("On Sunday the ferry will not stop at Orrin.",
+     "On Sunday the ferry will not stop at Skell, and walkers should take the coast path. It will still stop at "
+     "Orrin and Brae.", "Orrin"),
+    # the subject of a relative clause is the noun it hangs on, not the claim's subject
+    ("Edith Marr founded the Tollbridge Rowing Club.",
+     "Edith Marr, who has died aged 88, coached rowing for 40 years. She leaves a son, Peter, who founded the "
+     "Tollbridge Rowing Club.", "Marr"),
+    # a noun's "of" phrase from another sentence
+    ("The panel upheld Dara Quinn's complaint of harassment against Fell Transport.",
+     "The panel upheld Dara Quinn's complaint of unfair pay against Fell Transport. It awarded her £9,000. Her "
+     "second complaint, of harassment, was rejected.", "harassment"),
 ])
 def test_words_the_passage_says_apart_are_not_accounted_for(claim, page, named):
     alignment = align(claim, page, subject_context=page)
@@ -51,6 +63,12 @@ def test_words_the_passage_says_apart_are_not_accounted_for(claim, page, named):
     ("Calloway Park hosted the 1962 cup final.", "Calloway Park opened in 1899. It hosted the 1962 cup final."),
     ("The ferry crossing from Aske to Holm takes 40 minutes.",
      "A small ferry runs from Aske to Holm twice a day. The crossing takes 40 minutes."),
+    # the object by a pronoun in the verb's sentence
+    ("The council repaired the old footbridge last spring.",
+     "The old footbridge at Kerry Mill had been closed since 2019. The council repaired it last spring."),
+    # a time stands on its own
+    ("After three years of trading, the shop had doubled its sales.",
+     "The shop opened in 2019 and began trading at once. After 36 months, the shop had doubled its sales."),
     # the same word in both sentences: the one that has both will do
     ("Marra was the best-selling record in the folk chart in May.", CHART),
 ])

@@ -7,17 +7,23 @@ all on the page can still join what the page keeps apart:
 
 - "The south wing is the newest part" against "The north wing … is the newest part …. The south
   wing … is the oldest": the subject in one sentence, what is said of it in another;
-- "Lumen was the most downloaded app across all categories" against "… the most downloaded app in
-  the graphics category. Across all categories it ranked fifth": a noun's modifier from another
-  sentence.
+- "The Tolland library is the busiest in the country" against "… the busiest in the county. Only two
+  branches in the country lend more books": a superlative's scope from another sentence;
+- "Trains will not call at Marston" against "Trains will not call at Brindle Halt. … Services will still
+  call at Marston": a negation from one sentence, the place from another.
 
-``said_apart`` reads the claim's parse. For each clause it pairs the subject with what the clause
-says of it (the verb, or after "be" its complement: "part" of "is the newest part", "display" of
-"are on display"), and each noun with its adjectives, compounds, numbers and the objects of its
-prepositions. Where both words of such a pair are matched in the passage, their matches must lie in
-one sentence. A subject may be matched in another sentence only where the predicate's own sentence
-names its subject by a pronoun or a bare description ("It ranked fifth", "The company employs
-…"): that is how a page goes on about a thing it named before. A claim without a parse is not read.
+``said_apart`` reads the claim's parse and joins the words that must be said together: a subject
+and what its clause says of it (the verb, or after "be" its complement: "part" of "is the newest
+part"), a verb and its object and its negation, a noun and its adjectives, compounds, possessor,
+number, relative clause and prepositional phrases (an adjective's too: "largest in the country"), a
+verb and a name under its preposition ("call at Marston"), and a figure and the word it is of
+("leaves at 6 pm"). Each group of joined words must be read in one passage sentence, a common word
+or a name wherever the passage says it, a figure or a negation where it was matched; a group no
+sentence holds names its odd word out. A pair the passage gives in two sentences is not joined where
+the page goes on about the same thing: a pronoun or a definite description as the predicate's subject
+("It ranked fifth", "The band rarely uses …"), a noun's own sentence that names no other place under
+the claim's preposition ("The crossing takes 40 minutes"), an object given by a pronoun, a figure
+whose noun is elided ("The second largest holds about 300."). A claim without a parse is not read.
 """
 
 from __future__ import annotations
