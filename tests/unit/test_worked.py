@@ -82,3 +82,15 @@ def test_a_sentence_naming_each_side_beside_its_figure_gives_them():
     assert [(w.ours.text, w.theirs.text) for w in found] == [("33", "51")]
     assert worked_comparisons("Ashby Town have won 18 fewer races than Pelham this year.", page) == ()
     assert worked_comparisons("Pelham have won 28 fewer races than Ashby Town this year.", page) == ()
+
+
+def test_a_comparison_the_page_states_in_words_compares_what_the_page_compares():
+    from citemark.scoring.align import align
+
+    page = ("The Orla kettle boils a litre in 3 minutes, twice as fast as the model it replaces. The Orla Max "
+            "boils a litre in 2 minutes but costs more.")
+    stated = align("The Orla kettle boils a litre twice as fast as the model it replaces.", page, subject_context=page)
+    assert stated.complete, stated.explanation()
+    # every word is on the page, but the page's "twice as fast as" compares the Orla with its predecessor
+    other = align("The Orla Max boils a litre twice as fast as the Orla kettle.", page, subject_context=page)
+    assert not other.complete

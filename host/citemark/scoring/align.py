@@ -60,7 +60,7 @@ from citemark.scoring.phrasal import pair_phrasal
 from citemark.scoring.quantities import Quantity, bound_kept, comparable, hedge_start, parse_quantities, same_quantity
 from citemark.scoring.segment import sentences
 from citemark.scoring.together import said_apart
-from citemark.scoring.worked import Worked, worked_comparisons
+from citemark.scoring.worked import Worked, compared_otherwise, worked_comparisons
 
 __all__ = ["DERIVED", "SKIPPABLE", "SYNONYMS", "Alignment", "Difference", "Unit", "align"]
 
@@ -259,6 +259,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                                        _kind_of(passage_figures), matches)
                    + order.owned_by_another(passage, plain, passage_units, matches)
                    + order.changed_end(claim, passage, plain)
+                   + compared_otherwise(claim, passage, plain, comparisons)
                    + order.equated_apart(claim_doc, passage, plain, passage_units, matches))
         wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)
                   and id(unit) not in placed]

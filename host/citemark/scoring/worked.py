@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Any
 
 from citemark.scoring.binding import Token, tokenize
 from citemark.scoring.comparisons import COMPARATIVES, by_time, side_figures, side_words
 from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity, worded_as_difference
 from citemark.scoring.words import STOP_WORDS
 
-__all__ = ["Worked", "worked_comparisons"]
+__all__ = ["Worked", "compared_otherwise", "worked_comparisons"]
 
 _COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
            "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
@@ -209,3 +210,36 @@ def _markers(claim: str, side: list[Token]) -> frozenset[str]:
 
 def _size(quantity: Quantity) -> float:
     return quantity.base if quantity.base is not None else quantity.value
+
+
+#: What ends the far side of a comparison in running text.
+_SIDE_END = re.compile(r"[,;:()\u2014]|[.!?](?:\s|$)")
+#: How far after the passage's comparing word its "as" or "than" may stand ("twice as long as").
+_FAR_REACH = 40
+
+
+def compared_otherwise(claim: str, passage: str, pairs: list[tuple[Any, Any]],
+                       worked: tuple[Worked, ...]) -> list[tuple[Any, None]]:
+    """Claim words on the far side of a comparison the passage states in words, which the passage gives
+    outside the far side of its own: "The Sora Pro's battery lasts twice as long as the Sora 7's" is not
+    stated by "The Sora 7's battery lasts six weeks, twice as long as the model it replaces". A comparison
+    worked out from the figures has its sides read there, not here."""
+    found: list[tuple[Any, None]] = []
+    for comparison in _comparisons(claim):
+        if any(w.covers(comparison.start, comparison.start + 1) for w in worked):
+            continue
+        stated = [p for c, p in pairs if comparison.start <= c.start < comparison.end  # "twice", "much", not "as"
+                  and c.text.lower() not in ("as", "than") and not comparison.what[0] <= c.start < comparison.what[1]]
+        if not stated:
+            continue
+        at = max(p.end for p in stated)
+        linker = re.compile(r"\b(?:as|than)\b", re.IGNORECASE).search(passage, at, at + _FAR_REACH)
+        if linker is None:
+            continue
+        end = _SIDE_END.search(passage, linker.end())
+        far = (linker.end(), end.start() if end else len(passage))
+        claim_end = _SIDE_END.search(claim, comparison.end)
+        ours = [c for c, p in pairs if comparison.end <= c.start < (claim_end.start() if claim_end else len(claim))
+                and c.kind in ("name", "word", "figure") and not far[0] <= p.start < far[1]]
+        found += [(c, None) for c in ours if all(c is not f for f, _ in found)]
+    return found
