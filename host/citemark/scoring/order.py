@@ -74,6 +74,8 @@ def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], pass
         if owners is not None and id(owners[0]) not in flagged:
             flagged.add(id(owners[0]))
             found.append(owners)
+        if noun_anchor and _verb_voiced(token) != _verb_voiced(passage_doc.token_at(passage_anchor.start)):
+            continue  # a noun's order turns with its verb's voice: "Frost found the ring" / "The ring was found by Frost"
         crossed_forward = [(u, m) for u, m in sides if u.start < anchor.start and m.start > passage_anchor.start]
         crossed_back = [(u, m) for u, m in sides if u.start > anchor.start and m.start < passage_anchor.start]
         for (first, first_match), (second, second_match) in ((f, b) for f in crossed_forward for b in crossed_back):
@@ -183,6 +185,14 @@ def _anchor(anchor: Any, passage_anchor: Any, claim_doc: Any, passage_doc: Any) 
     def voiced(t: Any) -> bool:
         return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in t.children)
     return not voiced(token) and not voiced(other)
+
+
+def _verb_voiced(token: Any) -> bool:
+    """Whether the verb a word belongs to is in the passive."""
+    verb = token
+    while verb is not None and verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
+        verb = verb.head
+    return verb is not None and any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in verb.children)
 
 
 def _nearest(unit: Any, matched: Any, passage_units: list[Any], sentence: tuple[int, int], anchor: Any,
