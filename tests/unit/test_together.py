@@ -35,6 +35,10 @@ def _parser() -> None:
     # the scope of a superlative from another sentence
     ("The Tolland library is the busiest in the country.",
      "The Tolland library is the busiest in the county. Only two branches in the country lend more books.", "country"),
+    # a group no one sentence holds names what stands apart from most of it, not all of it
+    ("Corbridge's only cup win came in 1921.",
+     "Corbridge Town were founded in 1890 and moved to Ash Lane in 1921. The town's only cup win came in 1961.",
+     "1921"),
     # a figure from another sentence than the word it is of
     ("The night bus leaves at 6 pm.",
      "The ticket office is open from 6 pm to midnight. The night bus leaves at 11 pm.", "6"),
@@ -66,6 +70,9 @@ def test_words_the_passage_says_apart_are_not_accounted_for(claim, page, named):
     # the object by a pronoun in the verb's sentence
     ("The council repaired the old footbridge last spring.",
      "The old footbridge at Kerry Mill had been closed since 2019. The council repaired it last spring."),
+    # a possessor by a description of it ("The town's" for "Corbridge's")
+    ("Corbridge's only cup win came in 1961.",
+     "Corbridge Town were founded in 1890 and moved to Ash Lane in 1921. The town's only cup win came in 1961."),
     # a time stands on its own
     ("After three years of trading, the shop had doubled its sales.",
      "The shop opened in 2019 and began trading at once. After 36 months, the shop had doubled its sales."),

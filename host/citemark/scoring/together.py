@@ -94,7 +94,12 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
             continue
         culprit = next((u for u in sorted(group, key=lambda u: (_blame(u), -u.start)) if set.intersection(
             *(where[id(v)] for v in group if v is not u))), None)
-        found += [(u, None) for u in ([culprit] if culprit is not None else group) if all(u is not d for d, _ in found)]
+        if culprit is not None:
+            odd = [culprit]
+        else:  # the sentence that holds most of the group; the rest is said apart from it
+            best = max(set.union(*where.values()), key=lambda k: sum(k in where[id(u)] for u in group))
+            odd = [u for u in group if best not in where[id(u)]]
+        found += [(u, None) for u in odd if all(u is not d for d, _ in found)]
     return found
 
 
@@ -115,6 +120,10 @@ def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_ot
         return any(_about(_subject_at(passage_doc, said.start), claimed, token) for said in passage_units
                    if said.key == partner_other.key)
     head = passage_doc.token_at(partner_other.start)
+    if token.dep_ == "poss" and head is not None:  # "The club's only league title" for "Harlow Athletic's"
+        owner = next((c for c in head.children if c.dep_ == "poss"), None)
+        if owner is not None and (owner.pos_ == "PRON" or _about(owner, claimed, token)):
+            return True
     return head is not None and head.pos_ in ("NOUN", "PROPN") and _about(head, claimed, partner) and \
         not _rival_under(head, token, claimed)
 
