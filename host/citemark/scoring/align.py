@@ -10,7 +10,9 @@ one to one against the quoted passage (its sentences and one sentence either sid
   says it in other words ("shut" / "close": ``paraphrase.py``, never a listed opposite);
 - a name only by identity of its words, an acronym, or a demonym ("Chinese" / "China");
   never by similarity: "C++" is not "OCaml", "Collins" is not "Aldrin";
-- a figure only by an equal value, as ``quantities`` reads them ("64 km" / "40 miles");
+- a figure only by an equal value, as ``quantities`` reads them ("64 km" / "40 miles"), and a
+  comparison's amount or ratio by the two passage figures that work it out ("twice as many copies
+  as": ``worked.py``);
 - a negation only by a negation.
 
 Two claim units may not lean on one passage word. A matched passage word's own
@@ -34,7 +36,9 @@ as in the claim where the passage qualifies that word otherwise ("9 seismometers
 seismometers … and 9 on Tiel": ``attachment.py``). Without the parser ``Alignment.relations_checked`` is False. Who stands on
 which side of a word the claim and passage share, of a comparison or of a preposition, and which
 clause gives a name's figure, is read by word order (``order.py``), parser or not ("Tansey is
-older than Brackwell" is not "Brackwell is older than Tansey").
+older than Brackwell" is not "Brackwell is older than Tansey"). What the claim says together (a
+subject and its predicate, a noun and its qualifiers) must be said in one passage sentence
+(``together.py``).
 
 Run ``python -m citemark.scoring.align`` for a small demonstration.
 """
