@@ -73,6 +73,10 @@ def test_words_the_passage_says_apart_are_not_accounted_for(claim, page, named):
     # a possessor by a description of it ("The town's" for "Corbridge's")
     ("Corbridge's only cup win came in 1961.",
      "Corbridge Town were founded in 1890 and moved to Ash Lane in 1921. The town's only cup win came in 1961."),
+    # a place the page sets the scene with in a sentence of its own; a noun phrase's apposition is its aside
+    ("The Lindqvist Bridge was opened in 1931 as the main crossing of the Skarp River in Aldvik.",
+     "The Lindqvist Bridge is a steel arch bridge in Aldvik, Norway. It was opened in 1931 as the main crossing of "
+     "the Skarp River, the widest in the county."),
     # a time stands on its own
     ("After three years of trading, the shop had doubled its sales.",
      "The shop opened in 2019 and began trading at once. After 36 months, the shop had doubled its sales."),

@@ -46,6 +46,8 @@ _CLAUSES = frozenset(["ROOT", "ccomp", "advcl", "relcl", "conj"])
 #: What qualifies a noun within its phrase.
 _QUALIFIERS = frozenset(["amod", "compound", "nummod", "poss", "prep", "nmod", "npadvmod"])
 _CONTENT = frozenset(["NOUN", "PROPN", "ADJ", "NUM", "VERB"])
+#: What a noun phrase says besides itself: appositions, clauses, and what a conjunction adds.
+_ASIDES = frozenset(["appos", "relcl", "acl", "advcl", "punct", "cc", "conj", "parataxis"])
 #: The words a prepositional phrase must stand beside: a noun or an adjective ("largest in the region"). Not a
 #: verb: "In the trial, …" sets a scene the next sentences stay in (a figure is read on its own: below).
 _HOLDERS = frozenset(["NOUN", "PROPN", "ADJ"])
@@ -119,6 +121,11 @@ def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_ot
     if subject:
         return any(_about(_subject_at(passage_doc, said.start), claimed, token) for said in passage_units
                    if said.key == partner_other.key)
+    if partner.pos_ == "VERB" and token.dep_ == "pobj" and token.pos_ == "PROPN":
+        # "completed in 1889 … in Paris": the page sets the scene in a sentence of its own, unless a clause of
+        # the verb names another place under the claim's preposition ("will not call at Brindle Halt")
+        verbs = [v for u in passage_units if u.key == partner_other.key and (v := passage_doc.token_at(u.start))]
+        return not any(_rival_in(verb, token.head.lower_, claimed) for verb in verbs)
     head = passage_doc.token_at(partner_other.start)
     if token.dep_ == "poss" and head is not None:  # "The club's only league title" for "Harlow Athletic's"
         owner = next((c for c in head.children if c.dep_ == "poss"), None)
@@ -238,9 +245,12 @@ def _rival_under(head: Token | None, claim_object: Token, claimed: set[str]) -> 
     fallen" for "the level at Brennan Bridge")."""
     if head is None or claim_object.dep_ != "pobj":
         return False
-    preposition = claim_object.head.lower_
-    verb = head.head
-    clause = [t for t in verb.subtree if _verb_of(t) is verb]  # the verb's own clause, nested ones left out
+    return _rival_in(head.head, claim_object.head.lower_, claimed)
+
+
+def _rival_in(verb: Token, preposition: str, claimed: set[str]) -> bool:
+    """Whether ``verb``'s own clause names a place, thing or figure the claim does not under ``preposition``."""
+    clause = [t for t in verb.subtree if _verb_of(t) is verb]  # nested clauses left out
     return any(t.dep_ == "prep" and t.lower_ == preposition and any(
         c.dep_ == "pobj" and c.pos_ in ("PROPN", "NUM") and not _phrase(c) <= claimed for c in t.children)
         for t in clause)
@@ -274,9 +284,11 @@ def _phrase(noun: Token) -> set[str]:
     compounds, numbers, possessors, prepositional phrases), not its relative clauses or appositions.
     A pronoun has none."""
     words = {noun} if noun.pos_ != "PRON" else set()
-    for child in noun.children:
-        if child.dep_ in _QUALIFIERS:
-            words.update(child.subtree)
+    qualifiers = [c for c in noun.children if c.dep_ in _QUALIFIERS]
+    while qualifiers:  # all that hangs on them, but no apposition or clause ("the 1889 World's Fair, the Exposition")
+        word = qualifiers.pop()
+        words.add(word)
+        qualifiers += [c for c in word.children if c.dep_ not in _ASIDES]
     return {stem(t.text.lower()) for t in words if t.pos_ in _CONTENT}
 
 
