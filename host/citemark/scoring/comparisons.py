@@ -109,7 +109,7 @@ def misordered(claim: str, evidence: str) -> tuple[str, ...]:
         ours, theirs = pair
         if by_time(token.lower) and ours.kind == "time":
             sign = -sign  # faster takes less time
-        if sign * (_size(ours) - _size(theirs)) < 0:
+        if sign * (ours.size - theirs.size) < 0:
             found.append(f"{token.text} (the source gives {ours.text} against {theirs.text})")
     return tuple(found)
 
@@ -304,7 +304,3 @@ def _figures_by_year(first: frozenset[str], second: frozenset[str], evidence: li
     if len(pairs) != 1 or not comparable(*pairs[0]):
         return None
     return pairs[0]
-
-
-def _size(quantity: Quantity) -> float:
-    return quantity.base if quantity.base is not None else quantity.value

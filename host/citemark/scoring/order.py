@@ -182,9 +182,12 @@ def _anchor(anchor: Any, passage_anchor: Any, claim_doc: Any, passage_doc: Any) 
     if token is None or other is None or (token.pos_ != other.pos_ and not same_word) or not (
             {token.pos_, other.pos_} & {"VERB", "NOUN", "ADJ"}):
         return False
-    def voiced(t: Any) -> bool:
-        return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in t.children)
-    return not voiced(token) and not voiced(other)
+    return not _voiced(token) and not _voiced(other)
+
+
+def _voiced(word: Any) -> bool:
+    """Whether a word is read in the passive: a passive auxiliary or subject, or a "by" naming its doer."""
+    return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in word.children)
 
 
 def _verb_voiced(token: Any) -> bool:
@@ -192,7 +195,7 @@ def _verb_voiced(token: Any) -> bool:
     verb = token
     while verb is not None and verb.pos_ not in ("VERB", "AUX") and verb.head is not verb:
         verb = verb.head
-    return verb is not None and any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in verb.children)
+    return verb is not None and _voiced(verb)
 
 
 def _nearest(unit: Any, matched: Any, passage_units: list[Any], sentence: tuple[int, int], anchor: Any,

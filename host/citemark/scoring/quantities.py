@@ -154,6 +154,11 @@ class Quantity:
     unit: str = ""  # the unit as one key ("%" for "percent", "m" for "metres"), "" without one
 
     @property
+    def size(self) -> float:
+        """The value in its dimension's base unit where it has one, so that "1.6 kg" and "3.5 lb" compare."""
+        return self.base if self.base is not None else self.value
+
+    @property
     def kind(self) -> str:
         """Figures of one kind can stand for each other: "length", "share", "$", "count:route"."""
         return self.dimension or ("year" if self.is_year else "$" if self.noun == "$" else f"count:{self.noun}")
@@ -435,9 +440,7 @@ def restate(claim: str, stated: list[Quantity]) -> str:
         if any(other.text == quantity.text for other in stated):
             continue
         twins = [other for other in stated if same_quantity(quantity, other) and comparable(quantity, other)]
-        twin = min(twins, key=lambda other: abs((other.base if other.base is not None else other.value)
-                                                - (quantity.base if quantity.base is not None else quantity.value)),
-                   default=None)
+        twin = min(twins, key=lambda other: abs(other.size - quantity.size), default=None)
         if twin is None:
             continue
         start = quantity.start

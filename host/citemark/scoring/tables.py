@@ -155,7 +155,7 @@ def _outranked(table: _Table, column: int, word: str, sign: int, kinds: frozense
     if len(rows) != 1 or column - 1 >= len(rows[0][0]):
         return []
     cells = rows[0][0]
-    sizes = [cell.base if cell.base is not None else cell.value for cell in cells]
+    sizes = [cell.size for cell in cells]
     if by_time(word) and cells[0].kind == "time":
         sign = -sign  # the fastest takes the least time
     best = max(sizes) if sign > 0 else min(sizes)

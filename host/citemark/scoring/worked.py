@@ -166,7 +166,7 @@ def _worked_out(claim: str, passage: str, comparison: _Comparison) -> Worked | N
     ours, theirs = pair
     if comparison.in_percent and ours.dimension == "share":
         return None
-    a, b = _size(ours), _size(theirs)
+    a, b = ours.size, theirs.size
     if by_time(comparison.adjective) or comparison.adjective in _SPEED:
         if ours.dimension not in ("time", "speed"):
             return None
@@ -208,14 +208,11 @@ def _markers(claim: str, side: list[Token]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _size(quantity: Quantity) -> float:
-    return quantity.base if quantity.base is not None else quantity.value
-
-
 #: What ends the far side of a comparison in running text.
 _SIDE_END = re.compile(r"[,;:()\u2014]|[.!?](?:\s|$)")
 #: How far after the passage's comparing word its "as" or "than" may stand ("twice as long as").
 _FAR_REACH = 40
+_LINKER = re.compile(r"\b(?:as|than)\b", re.IGNORECASE)
 
 
 def compared_otherwise(claim: str, passage: str, pairs: list[tuple[Any, Any]],
@@ -233,7 +230,7 @@ def compared_otherwise(claim: str, passage: str, pairs: list[tuple[Any, Any]],
         if not stated:
             continue
         at = max(p.end for p in stated)
-        linker = re.compile(r"\b(?:as|than)\b", re.IGNORECASE).search(passage, at, at + _FAR_REACH)
+        linker = _LINKER.search(passage, at, at + _FAR_REACH)
         if linker is None:
             continue
         end = _SIDE_END.search(passage, linker.end())
