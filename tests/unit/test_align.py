@@ -513,3 +513,41 @@ def test_a_short_form_stands_for_the_page_s_only_name_that_holds_it(extra, claim
             "director said the firm would pay." + extra)
     passage = "Brandt was fined £40,000 by the regulator. Brandt Glassworks's director said the firm would pay."
     assert align(claim, passage, subject_context=page).complete is complete
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "complete"), [
+    ("Henning Solvang, the top seed, was beaten by Ilias Marcoux.", True),
+    ("Ilias Marcoux, the top seed, was beaten by Henning Solvang.", False),
+    ("Lumivane Studios' copyright was infringed by Kestrow Games, which copied parts of Lumivane's engine.", True),
+    ("Kestrow Games' copyright was infringed by Lumivane Studios, which copied parts of Lumivane's engine.", False),
+])
+def test_the_passive_turns_the_order_round_and_a_by_of_the_means_is_no_passive(claim, complete):
+    """An adjective's order turns with its verb's voice, as a noun's does; "by copying" says how, not who, and
+    the verb after it is done by its verb's subject."""
+    page = ("Ilias Marcoux came back from the brink to win on Sunday, beating the top seed, Henning Solvang. The court "
+            "ruled that Kestrow Games infringed the copyright of Lumivane Studios by copying parts of Lumivane's engine.")
+    assert align(claim, page, subject_context=page).complete is complete
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "complete"), [
+    ("Both Kessler-42 planets were detected by the transit method.", True),
+    ("Both Kessler-42 moons were detected by the transit method.", False),
+])
+def test_a_word_standing_for_a_left_out_noun_stands_for_the_noun_said_before_it(claim, complete):
+    page = ("The inner planet, Kessler-42 b, completes an orbit every 4.1 days. The outer planet, Kessler-42 c, takes "
+            "11.7 days to go around its star. Both were detected by the transit method.")
+    assert align(claim, page, subject_context=page).complete is complete
+
+
+@needs_parser
+def test_a_figure_in_another_unit_is_recorded_and_keeps_its_noun_with_the_claim():
+    """"22°C" says the claim's "72°F": the words of a figure the claim's figure matches are the claim's own, so
+    the noun they qualify ("an average high of 22°C") may stand for the claim's place named before."""
+    page = ("The Tarrow Valley is sheltered by hills to the west. Winters are mild, with frost on fewer than 40 nights "
+            "a year in Lorrance. The warmest month is July, with an average high of 22°C.")
+    alignment = align("The average July high in the Tarrow Valley is about 72°F.", page, subject_context=page)
+    assert alignment.complete
+    assert [(ours.text, theirs.text) for ours, theirs in alignment.converted] == [("72°F", "22°C")]
+    assert not align("The average July high in the Tarrow Valley is 22°C.", page, subject_context=page).converted

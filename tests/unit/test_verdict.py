@@ -120,6 +120,18 @@ def test_strict_decision_table(claim, changes, label, reason):
         assert "second" in decision.explanation
 
 
+def test_strict_takes_a_figure_in_another_unit_over_the_model_s_doubt():
+    """The model reads "about 1,770 miles" against "about 2,850 km" as a conflict; the figures agree, and
+    the explanation says the passage gives the figure in another unit."""
+    passage = "The Danube is about 2,850 km long and flows through ten countries."
+    alignment = align("The Danube is about 1,770 miles long.", passage, subject_context=passage)
+    decision = decide(measure(alignment=alignment, quoted_contradiction=0.9))
+    assert (decision.label, decision.reason) == (Label.SUPPORTED, "aligned")
+    assert "1,770 miles (it says: 2,850 km)" in decision.explanation
+    same_unit = align("The Danube is about 2,850 km long.", passage, subject_context=passage)
+    assert decide(measure(alignment=same_unit, quoted_contradiction=0.9)).reason == "model_doubts"
+
+
 def test_strict_calls_an_incomplete_claim_partial_when_the_passage_is_about_it_and_unsupported_when_not():
     """A true claim in other words shares few words: strict says partial ("check this") when the passage is
     about it by the share of words that makes a window about a claim, or the model reads it as stated."""

@@ -159,6 +159,9 @@ class Alignment:
     paraphrased: tuple[tuple[Unit, Unit], ...] = ()
     #: The claim's comparisons that two passage figures work out ("one second faster than": ``worked.py``).
     worked: tuple[Worked, ...] = ()
+    #: Figures matched by an equal value said in another unit or form ("72°F" / "22°C", "two decades" /
+    #: "twenty years"): the model reads such a pair as a conflict, the figure check as the same value.
+    converted: tuple[tuple[Unit, Unit], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -282,7 +285,19 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     return Alignment(tuple(sorted(pairs + worked, key=lambda p: p[0].start)), tuple(unmatched),
                      tuple(m for m, _ in modifiers), differences, checked, participants,
                      _stated_clauses(claim, claim_units, unmatched), tuple(paraphrased),
-                     tuple(w for w in comparisons if any(w.covers(u.start, u.end) for u, _ in worked)))
+                     tuple(w for w in comparisons if any(w.covers(u.start, u.end) for u, _ in worked)),
+                     _converted(pairs, claim_figures, passage_figures))
+
+
+def _converted(pairs: list[tuple[Unit, Unit]], claim_figures: dict[int, Quantity],
+               passage_figures: dict[int, Quantity]) -> tuple[tuple[Unit, Unit], ...]:
+    """The figure pairs whose two figures give one value in another unit or form ("60 miles" / "96 km")."""
+    def figure(unit: Unit, figures: dict[int, Quantity]) -> Quantity | None:
+        return figures.get(int(unit.key[1:])) if unit.kind == "figure" and unit.key.startswith("@") else None
+
+    return tuple((unit, other) for unit, other in pairs if (ours := figure(unit, claim_figures)) is not None
+                 and (theirs := figure(other, passage_figures)) is not None
+                 and (ours.unit != theirs.unit or ours.value != theirs.value))
 
 
 def _parses(claim: str, passage: str) -> tuple[Parsed, Parsed] | tuple[None, None]:

@@ -64,6 +64,10 @@ def fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
     if not heads and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb and (
             role == ("object" if _passive(verb) else "doer")):
         return fillers(verb.head, "object" if _passive(verb.head) else "doer", whole=whole)
+    # and a verb after a preposition of the verb ("infringed the copyright *by copying* parts": who copied)
+    if not heads and not has_subject and verb.dep_ == "pcomp" and verb.head.dep_ == "prep" and \
+            verb.head.head.pos_ in ("VERB", "AUX") and role == ("object" if _passive(verb) else "doer"):
+        return fillers(verb.head.head, "object" if _passive(verb.head.head) else "doer", whole=whole)
     if not heads and role == "doer" and not has_subject:
         # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod)
         heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT]
@@ -311,6 +315,8 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
         named_apart = any(name_forms(u.key) & claim_names and u not in last for u in names)
         if any(matches(claim_unit, u) for u in last) and not stranger and not named_apart:
             return False
+    if not named and filler.pos_ == "NOUN" and _elided_for(claim_unit, heads, passage_doc, units_at, matches):
+        return False  # "Both were detected …" after "The inner planet … The outer planet": "both planets"
     if named and not any(u.kind == "name" for u in filling) and any(
             any(c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children)
             and stands_for(claim_unit.text, head.text, context) for head in heads):
@@ -323,6 +329,31 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
     if not filling:
         return None if named or read else False
     return next((u for u in filling if u.kind == "name"), None)
+
+
+#: Words that stand for a noun the sentence leaves out ("Both were detected", "need one every three years").
+_ELIDED = frozenset(["one", "ones", "both", "each", "all", "either", "neither"])
+
+
+def _elided_for(claim_unit: Any, heads: list[Any], passage_doc: Parsed, units_at: dict[int, Any],
+                matches: Matches) -> bool:
+    """Whether a role's head is a word standing for a left-out noun, and the claim's noun is a noun the
+    passage says before it, in its sentence or the one before ("The outer planet … Both were detected")."""
+    for head in heads:
+        if head.lower_ not in _ELIDED or any(c.dep_ in ("pobj", "prep", "compound") or c.pos_ in ("NOUN", "PROPN")
+                                             for c in head.children):
+            continue
+        at = passage_doc.start(head)
+        sentence = _doc_index(passage_doc, at)
+        nearby = [u for u in units_at.values() if u.start < at and (token := passage_doc.token_at(u.start)) is not None
+                  and token.pos_ == "NOUN" and sentence - 1 <= _doc_index(passage_doc, u.start) <= sentence]
+        if any(matches(claim_unit, u) for u in nearby):
+            return True
+    return False
+
+
+def _doc_index(parsed: Parsed, at: int) -> int:
+    return next((k for k, (start, doc) in enumerate(parsed.docs) if start <= at < start + len(doc.text)), -1)
 
 
 def _short_form(filler: Any, filling: list[Any], context: str) -> bool:

@@ -60,8 +60,8 @@ def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], pass
             continue
         claim_sentence = _sentence_of(claim, anchor.start)
         passage_sentence = _sentence_of(passage, passage_anchor.start)
-        noun_anchor = claim_doc is not None and (token := claim_doc.token_at(anchor.start)) is not None and (
-            token.pos_ == "NOUN")
+        token = claim_doc.token_at(anchor.start) if claim_doc is not None else None
+        noun_anchor = token is not None and token.pos_ == "NOUN"
         # each participant where the shared word's sentence names it once, else where the alignment matched it
         located = [(unit, _nearest(unit, matched, passage_units, passage_sentence, passage_anchor, matches))
                    for unit, matched in pairs]
@@ -74,8 +74,10 @@ def reversed_around(claim: str, passage: str, pairs: list[tuple[Any, Any]], pass
         if owners is not None and id(owners[0]) not in flagged:
             flagged.add(id(owners[0]))
             found.append(owners)
-        if noun_anchor and _verb_voiced(token) != _verb_voiced(passage_doc.token_at(passage_anchor.start)):
-            continue  # a noun's order turns with its verb's voice: "Frost found the ring" / "The ring was found by Frost"
+        if token is not None and token.pos_ in ("NOUN", "ADJ") and \
+                _verb_voiced(token) != _verb_voiced(passage_doc.token_at(passage_anchor.start)):
+            continue  # a noun's or adjective's order turns with its verb's voice: "Frost found the ring" / "The ring
+            # was found by Frost", "the top seed, Solvang, was beaten by Marcoux" / "Marcoux beating the top seed"
         crossed_forward = [(u, m) for u, m in sides if u.start < anchor.start and m.start > passage_anchor.start]
         crossed_back = [(u, m) for u, m in sides if u.start > anchor.start and m.start < passage_anchor.start]
         for (first, first_match), (second, second_match) in ((f, b) for f in crossed_forward for b in crossed_back):
@@ -186,8 +188,10 @@ def _anchor(anchor: Any, passage_anchor: Any, claim_doc: Any, passage_doc: Any) 
 
 
 def _voiced(word: Any) -> bool:
-    """Whether a word is read in the passive: a passive auxiliary or subject, or a "by" naming its doer."""
-    return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" for c in word.children)
+    """Whether a word is read in the passive: a passive auxiliary or subject, or a "by" naming its doer
+    (not a "by" of the means: "infringed the copyright by copying parts")."""
+    return any(c.dep_ in _VOICE or c.dep_ == "prep" and c.lower_ == "by" and not any(
+        g.dep_ == "pcomp" for g in c.children) for c in word.children)
 
 
 def _verb_voiced(token: Any) -> bool:

@@ -70,6 +70,9 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
                     matched[id(token)] = (unit, other)
     match_of = {id(unit): other for unit, other in pairs}
     claimed = {stem(t.text.lower()) for _, doc in claim_doc.docs for t in doc}
+    # and the words of the passage figures the claim's figures match ("an average high of 22°C" for "72°F")
+    claimed |= {stem(token.text.lower()) for unit, other in pairs if unit.kind == "figure"
+                for at in range(other.start, other.end) if (token := passage_doc.token_at(at)) is not None}
     together = _Groups()
     for _, doc in claim_doc.docs:
         for token in doc:

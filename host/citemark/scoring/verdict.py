@@ -124,9 +124,11 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
                         "(the dependency parser is not installed, which ./scripts/setup does, or it failed: "
                         "see the log).")
     if alignment.complete:
-        if m.quoted_contradiction is None or m.quoted_contradiction < STRICT_CONTRADICTION or worked:
+        # the model reads a figure said in another unit as a conflict ("72°F" against "22°C"), as it does arithmetic
+        if m.quoted_contradiction is None or m.quoted_contradiction < STRICT_CONTRADICTION or worked or \
+                alignment.converted:
             return Decision(Label.SUPPORTED, "aligned", "The passage states every part of this" + _in_other_words(alignment)
-                            + _worked_out(alignment))
+                            + _worked_out(alignment) + _converted(alignment))
         return Decision(Label.PARTIAL, "model_doubts",
                         "Every word of the claim is in the passage, but the model reads the passage as saying otherwise.")
     if not about_it:
@@ -154,6 +156,14 @@ def _worked_out(alignment: Alignment) -> str:
         return ""
     return " Worked out from its figures: " + "; ".join(f"{w.ours.text} against {w.theirs.text}"
                                                          for w in alignment.worked) + "."
+
+
+def _converted(alignment: Alignment) -> str:
+    """ " Figures in another unit: 72°F (it says: 22°C)." for a claim whose figures the passage gives so."""
+    if not alignment.converted:
+        return ""
+    return " Figures in another unit or form: " + "; ".join(f"{ours.text} (it says: {theirs.text})"
+                                                          for ours, theirs in alignment.converted) + "."
 
 
 def _stated_part(alignment: Alignment) -> str:
