@@ -12,6 +12,8 @@ KILNS = ("The older Brackley kiln fires 300 pots a week. The new Halsey kiln, in
 RIDES = "The Coppergate ride took 48 minutes before the timetable change and takes 36 minutes now."
 VANS = "The Merrow van weighs 2,300 kg and the Astley van weighs 1,900 kg."
 FARES = "A day pass costs £12 in Tollbury, compared with £8 in Fenmouth."
+PEAKS = ("The highest peak is Orvandel, at 4,812 m; the second-highest is Tessen, at 4,736 m, and the third-highest "
+         "is Sarkhan, at 4,690 m.")
 
 
 @pytest.mark.parametrize(("claim", "page", "ours", "theirs"), [
@@ -22,6 +24,11 @@ FARES = "A day pass costs £12 in Tollbury, compared with £8 in Fenmouth."
     ("A day pass costs half as much again in Tollbury as in Fenmouth.", FARES, None, None),
     ("A day pass in Fenmouth is a third cheaper than in Tollbury.", FARES, "£8", "£12"),
     ("A day pass in Tollbury costs £4 more than in Fenmouth.", FARES, "£12", "£8"),
+    # the amount's noun in the plural ("54 points"); bare counts apart from another noun's ("58 moves")
+    ("Ketterley's rating is 54 points higher than Dransfield's.", "The final went to 58 moves. Ketterley, rated "
+     "2641, was the higher-rated finalist; Dransfield is rated 2587.", "2641", "2587"),
+    # a clause that names its own subject ("Sarkhan") does not take the clause before it's
+    ("Orvandel is 76 m higher than Tessen.", PEAKS, "4,812 m", "4,736 m"),
 ])
 def test_a_comparison_the_figures_give_is_worked_out(claim, page, ours, theirs):
     found = worked_comparisons(claim, page)

@@ -200,10 +200,14 @@ def side_figures(first: frozenset[str], second: frozenset[str], evidence: list[T
     def sentence(quantity: Quantity) -> int:
         return next((t.sentence for t in evidence if t.end > quantity.start), -1)
 
-    for counted in [k for k in groups if k.startswith("count:")] or ["count:"] * bool(bare):
+    merged: set[int] = set()
+    for counted in [k for k in groups if k.startswith("count:")]:
         # a bare count reads with the counts of a noun in its own sentence ("42 goals … and Thornbury only 28")
-        near = [q for q in bare if counted == "count:" or any(sentence(q) == sentence(c) for c in groups[counted])]
-        groups[counted] = sorted(groups.get(counted, []) + near, key=lambda q: q.start)
+        near = [q for q in bare if any(sentence(q) == sentence(c) for c in groups[counted])]
+        merged |= {id(q) for q in near}
+        groups[counted] = sorted(groups[counted] + near, key=lambda q: q.start)
+    if rest := [q for q in bare if id(q) not in merged]:  # and the others with each other ("rated 2641 … 2587")
+        groups["count:"] = rest
     pairs = {pair for group in groups.values() if len(group) >= 2
              and (pair := _pair_of(first, second, evidence, group) or _alternating(markers, evidence, group))}
     return pairs.pop() if len(pairs) == 1 else None
@@ -248,11 +252,15 @@ def _pair_of(first: frozenset[str], second: frozenset[str], evidence: list[Token
     stems_of: dict[int, set[str]] = {}
     sentence_stems: dict[int, set[str]] = {}
     clause_sentence = {token.clause: token.sentence for token in evidence}
+    others: set[int] = set()  # clauses that name someone of their own, neither side
     for token in evidence:
         if any(q.start <= token.start < q.end for q, _ in candidates):
             continue  # a figure's own words ("200 puffs") say nothing of whose it is
         stems_of.setdefault(token.clause, set()).add(token.stem)
         sentence_stems.setdefault(token.sentence, set()).add(token.stem)
+        if token.capital and token.stem not in first | second and any(
+                t.sentence == token.sentence and t.end <= token.start for t in evidence):
+            others.add(token.clause)
     # Words every candidate's clause has cannot tell the sides apart ("Each … inhaler provides").
     shared = set.intersection(*(stems_of.get(at.clause, set()) for _, at in candidates)) if candidates else set()
     only_first, only_second = first - second - shared, second - first - shared
@@ -261,9 +269,10 @@ def _pair_of(first: frozenset[str], second: frozenset[str], evidence: list[Token
     sides: dict[str, list[Quantity]] = {"first": [], "second": []}
     for quantity, at in candidates:
         clause = stems_of.get(at.clause, set())
-        if not clause & (only_first | only_second):
+        if not clause & (only_first | only_second) and at.clause not in others:
             # "The North Basin is smaller, …, but much deeper, reaching 212 metres": a clause naming
-            # neither side has the subject of the clause before it in its sentence.
+            # neither side has the subject of the clause before it in its sentence (not one that names
+            # its own: "…, and the third-highest is Sarkhan, at 4,690 m").
             before = [c for c in range(at.clause - 1, -1, -1) if c in clause_sentence
                       and clause_sentence[c] == at.sentence and stems_of.get(c, set()) & (only_first | only_second)]
             if before:

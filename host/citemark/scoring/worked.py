@@ -28,6 +28,7 @@ from typing import Any
 
 from citemark.scoring.binding import Token, tokenize
 from citemark.scoring.comparisons import COMPARATIVES, by_time, side_figures, side_words
+from citemark.scoring.lexical import stem
 from citemark.scoring.quantities import Quantity, parse_quantities, same_quantity, worded_as_difference
 from citemark.scoring.words import STOP_WORDS
 
@@ -123,7 +124,7 @@ def _comparisons(claim: str) -> list[_Comparison]:
             continue
         amount = next((q for q in parse_quantities(claim, incidental=True) if not q.is_year and q.value > 0
                        and q.dimension != "rank" and q.end <= word.start()
-                       and before[q.end :].strip().lower() in ("", q.noun)), None)  # "120 MB less"
+                       and stem(before[q.end :].strip().lower()) in ("", stem(q.noun))), None)  # "120 MB less"
         if amount is None or amount.hedge and not re.fullmatch(_APPROXIMATE, amount.hedge.lower()):
             continue  # a plain comparison ("lighter than") or a bound ("more than 40 more")
         start = before.rfind(amount.hedge, 0, amount.start) if amount.hedge else amount.start
