@@ -551,3 +551,26 @@ def test_a_figure_in_another_unit_is_recorded_and_keeps_its_noun_with_the_claim(
     assert alignment.complete
     assert [(ours.text, theirs.text) for ours, theirs in alignment.converted] == [("72°F", "22°C")]
     assert not align("The average July high in the Tarrow Valley is 22°C.", page, subject_context=page).converted
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "complete"), [
+    ("Ashcroft Mills has been ordered by the High Court to pay Pemberly Bakeries £850,000 in damages.", True),
+    ("The High Court has ordered Pemberly Bakeries to pay Ashcroft Mills £850,000 in damages.", False),
+])
+def test_a_to_verb_after_an_object_is_done_by_that_object(claim, complete):
+    page = "The High Court in London has ordered Ashcroft Mills to pay £850,000 in damages to Pemberly Bakeries."
+    assert align(claim, page, subject_context=page).complete is complete
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "complete"), [
+    ("Wendmore's chief executive took over from Clive Ashby in 2023.", True),
+    ("Wendmore's finance director took over from Clive Ashby in 2023.", False),  # the title of another name
+])
+def test_a_name_the_passage_gives_the_claim_s_title_stands_for_the_title(claim, complete):
+    page = ("Wendmore Foods reported its results. Chief executive Priyanka Rowe said the quarter showed strength. Rowe "
+            "took over from Clive Ashby, the son of the company's founder, in 2023. Finance director Lionel Frampton "
+            "told analysts that wheat prices may have peaked.")
+    passage = page.split(". ", 1)[1]
+    assert align(claim, passage, subject_context=page).complete is complete

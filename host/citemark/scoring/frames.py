@@ -63,7 +63,9 @@ def fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
     # *was adapted* for television": "It" was adapted)
     if not heads and not has_subject and verb.dep_ in ("xcomp", "advcl", "conj") and verb.head is not verb and (
             role == ("object" if _passive(verb) else "doer")):
-        return fillers(verb.head, "object" if _passive(verb.head) else "doer", whole=whole)
+        # "ordered Ashcroft Mills to pay": a "to" verb after an object is done by that object
+        controlled = verb.dep_ == "xcomp" and any(c.dep_ == "dobj" for c in verb.head.children)
+        return fillers(verb.head, "object" if _passive(verb.head) or controlled else "doer", whole=whole)
     # and a verb after a preposition of the verb ("infringed the copyright *by copying* parts": who copied)
     if not heads and not has_subject and verb.dep_ == "pcomp" and verb.head.dep_ == "prep" and \
             verb.head.head.pos_ in ("VERB", "AUX") and role == ("object" if _passive(verb) else "doer"):
@@ -317,6 +319,8 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
             return False
     if not named and filler.pos_ == "NOUN" and _elided_for(claim_unit, heads, passage_doc, units_at, matches):
         return False  # "Both were detected …" after "The inner planet … The outer planet": "both planets"
+    if not named and filler.pos_ == "NOUN" and _titled(claim_unit, filling, passage_doc, units_at, names, matches):
+        return False  # "Rowe took over …" after "Chief executive Priyanka Rowe" states "the chief executive took over"
     if named and not any(u.kind == "name" for u in filling) and any(
             any(c.dep_ == "det" and c.lower_ in DEFINITE for c in head.children)
             and stands_for(claim_unit.text, head.text, context) for head in heads):
@@ -329,6 +333,24 @@ def _unconfirmed(claim_unit: Any, filler: Any, occurrence: Any, role: str, read:
     if not filling:
         return None if named or read else False
     return next((u for u in filling if u.kind == "name"), None)
+
+
+def _titled(claim_unit: Any, filling: list[Any], passage_doc: Parsed, units_at: dict[int, Any], names: list[Any],
+            matches: Matches) -> bool:
+    """Whether a name in the role is given the claim's noun where the passage names it: as its title
+    ("Chief executive Priyanka Rowe"), or in apposition ("his daughter, Fiona Marchbank", "his father Otto")."""
+    for name in (u for u in filling if u.kind == "name"):
+        for said in names:
+            if not name_forms(said.key) & name_forms(name.key) or (token := passage_doc.token_at(said.start)) is None:
+                continue
+            while token.dep_ == "compound" and token.head is not token:
+                token = token.head  # the name's last word, which its title and apposition hang on
+            described = [c for c in token.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"]
+            described += [token.head] if token.dep_ == "appos" and token.head.pos_ == "NOUN" else []
+            if any((unit := units_at.get(passage_doc.start(d))) is not None and matches(claim_unit, unit)
+                   for d in described):
+                return True
+    return False
 
 
 #: Words that stand for a noun the sentence leaves out ("Both were detected", "need one every three years").

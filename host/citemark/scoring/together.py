@@ -122,7 +122,8 @@ def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_ot
                    if said.key == partner_other.key and (verb := passage_doc.token_at(said.start)) is not None
                    for t in verb.doc if t.sentence_start == verb.sentence_start)
     if subject:
-        return any(_about(_subject_at(passage_doc, said.start), claimed, token) for said in passage_units
+        return any(_about(subject_there := _subject_at(passage_doc, said.start), claimed, token)
+                   or _titled(subject_there, token, passage_doc) for said in passage_units
                    if said.key == partner_other.key)
     if partner.pos_ == "VERB" and token.dep_ == "pobj" and token.pos_ == "PROPN":
         # "completed in 1889 … in Paris": the page sets the scene in a sentence of its own, unless a clause of
@@ -235,6 +236,24 @@ def _about(subject: Token | None, claimed: set[str], claim_word: Token) -> bool:
     definite = any(c.dep_ in ("det", "poss") and c.lower_ in _DEFINITE for c in subject.children)
     return len(phrase) == 1 and subject.pos_ == "NOUN" and definite and (
         claim_word.pos_ == "PROPN" or stem(subject.lower_) == stem(claim_word.lower_))
+
+
+def _titled(subject: Token | None, claim_word: Token, passage_doc: Any) -> bool:
+    """Whether a passage subject's name is given the claim's noun where the passage names it: "Rowe took
+    over" after "Chief executive Priyanka Rowe" for "the chief executive took over"."""
+    if subject is None or subject.pos_ != "PROPN" or claim_word.pos_ != "NOUN":
+        return False
+    for _, doc in passage_doc.docs:
+        for token in doc:
+            if token.lower_ != subject.lower_:
+                continue
+            while token.dep_ == "compound" and token.head is not token:
+                token = token.head
+            described = [c for c in token.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"]
+            described += [token.head] if token.dep_ == "appos" and token.head.pos_ == "NOUN" else []
+            if any(stem(d.lower_) == stem(claim_word.lower_) for d in described):
+                return True
+    return False
 
 
 def _stands_alone(figure: Token | None) -> bool:
