@@ -515,30 +515,39 @@ def test_a_short_form_stands_for_the_page_s_only_name_that_holds_it(extra, claim
     assert align(claim, passage, subject_context=page).complete is complete
 
 
-@needs_parser
-@pytest.mark.parametrize(("claim", "complete"), [
-    ("Henning Solvang, the top seed, was beaten by Ilias Marcoux.", True),
-    ("Ilias Marcoux, the top seed, was beaten by Henning Solvang.", False),
-    ("Lumivane Studios' copyright was infringed by Kestrow Games, which copied parts of Lumivane's engine.", True),
-    ("Kestrow Games' copyright was infringed by Lumivane Studios, which copied parts of Lumivane's engine.", False),
-])
-def test_the_passive_turns_the_order_round_and_a_by_of_the_means_is_no_passive(claim, complete):
-    """An adjective's order turns with its verb's voice, as a noun's does; "by copying" says how, not who, and
-    the verb after it is done by its verb's subject."""
-    page = ("Ilias Marcoux came back from the brink to win on Sunday, beating the top seed, Henning Solvang. The court "
-            "ruled that Kestrow Games infringed the copyright of Lumivane Studios by copying parts of Lumivane's engine.")
-    assert align(claim, page, subject_context=page).complete is complete
+SEEDS = "Ilias Marcoux won the final on Sunday, beating the top seed, Henning Solvang."
+COPYRIGHT = ("The court ruled that Kestrow Games infringed the copyright of Lumivane Studios by copying parts of "
+             "Lumivane's engine.")
+PLANETS = ("The inner planet, Kessler-42 b, completes an orbit every 4.1 days. The outer planet, Kessler-42 c, takes "
+           "11.7 days to go around its star. Both were detected by the transit method.")
+DAMAGES = "The High Court in London has ordered Ashcroft Mills to pay £850,000 in damages to Pemberly Bakeries."
+RESULTS = ("Chief executive Priyanka Rowe said the quarter showed strength. Rowe took over from Clive Ashby, the son of "
+           "the company's founder, in 2023. Finance director Lionel Frampton said wheat prices may have peaked.")
 
 
 @needs_parser
-@pytest.mark.parametrize(("claim", "complete"), [
-    ("Both Kessler-42 planets were detected by the transit method.", True),
-    ("Both Kessler-42 moons were detected by the transit method.", False),
+@pytest.mark.parametrize(("page", "claim", "complete"), [
+    # an adjective's order turns with its verb's voice, as a noun's does
+    (SEEDS, "Henning Solvang, the top seed, was beaten by Ilias Marcoux.", True),
+    (SEEDS, "Ilias Marcoux, the top seed, was beaten by Henning Solvang.", False),
+    # "by copying" says how, not who, and the verb after it is done by its verb's subject
+    (COPYRIGHT, "Lumivane Studios' copyright was infringed by Kestrow Games, which copied parts of Lumivane's engine.",
+     True),
+    (COPYRIGHT, "Kestrow Games' copyright was infringed by Lumivane Studios, which copied parts of Lumivane's engine.",
+     False),
+    # "Both were detected": the word stands for the noun said before it
+    (PLANETS, "Both Kessler-42 planets were detected by the transit method.", True),
+    (PLANETS, "Both Kessler-42 moons were detected by the transit method.", False),
+    # a "to" verb after an object is done by that object
+    (DAMAGES, "Ashcroft Mills has been ordered by the High Court to pay Pemberly Bakeries £850,000 in damages.", True),
+    (DAMAGES, "The High Court has ordered Pemberly Bakeries to pay Ashcroft Mills £850,000 in damages.", False),
+    # a name the passage gives the claim's title stands for the title; another name's title does not
+    (RESULTS, "Wendmore's chief executive took over from Clive Ashby in 2023.", True),
+    (RESULTS, "Wendmore's finance director took over from Clive Ashby in 2023.", False),
 ])
-def test_a_word_standing_for_a_left_out_noun_stands_for_the_noun_said_before_it(claim, complete):
-    page = ("The inner planet, Kessler-42 b, completes an orbit every 4.1 days. The outer planet, Kessler-42 c, takes "
-            "11.7 days to go around its star. Both were detected by the transit method.")
-    assert align(claim, page, subject_context=page).complete is complete
+def test_a_relation_the_passage_states_in_another_structure_holds(page, claim, complete):
+    context = "Wendmore Foods reported its results. " + page
+    assert align(claim, page, subject_context=context).complete is complete
 
 
 @needs_parser
@@ -551,26 +560,3 @@ def test_a_figure_in_another_unit_is_recorded_and_keeps_its_noun_with_the_claim(
     assert alignment.complete
     assert [(ours.text, theirs.text) for ours, theirs in alignment.converted] == [("72°F", "22°C")]
     assert not align("The average July high in the Tarrow Valley is 22°C.", page, subject_context=page).converted
-
-
-@needs_parser
-@pytest.mark.parametrize(("claim", "complete"), [
-    ("Ashcroft Mills has been ordered by the High Court to pay Pemberly Bakeries £850,000 in damages.", True),
-    ("The High Court has ordered Pemberly Bakeries to pay Ashcroft Mills £850,000 in damages.", False),
-])
-def test_a_to_verb_after_an_object_is_done_by_that_object(claim, complete):
-    page = "The High Court in London has ordered Ashcroft Mills to pay £850,000 in damages to Pemberly Bakeries."
-    assert align(claim, page, subject_context=page).complete is complete
-
-
-@needs_parser
-@pytest.mark.parametrize(("claim", "complete"), [
-    ("Wendmore's chief executive took over from Clive Ashby in 2023.", True),
-    ("Wendmore's finance director took over from Clive Ashby in 2023.", False),  # the title of another name
-])
-def test_a_name_the_passage_gives_the_claim_s_title_stands_for_the_title(claim, complete):
-    page = ("Wendmore Foods reported its results. Chief executive Priyanka Rowe said the quarter showed strength. Rowe "
-            "took over from Clive Ashby, the son of the company's founder, in 2023. Finance director Lionel Frampton "
-            "told analysts that wheat prices may have peaked.")
-    passage = page.split(". ", 1)[1]
-    assert align(claim, passage, subject_context=page).complete is complete
