@@ -523,6 +523,12 @@ PLANETS = ("The inner planet, Kessler-42 b, completes an orbit every 4.1 days. T
 DAMAGES = "The High Court in London has ordered Ashcroft Mills to pay £850,000 in damages to Pemberly Bakeries."
 RESULTS = ("Chief executive Priyanka Rowe said the quarter showed strength. Rowe took over from Clive Ashby, the son of "
            "the company's founder, in 2023. Finance director Lionel Frampton said wheat prices may have peaked.")
+RIVER = ("Salmon returned to the Ambrel in 1998. The Ambrel Way, a long-distance footpath opened in 2004, follows the "
+         "river for 171 kilometres.")
+PRIZES = ("The men's winner receives €40,000 plus a €25,000 record bonus; the women's winner receives €40,000. Turnout "
+          "at the expo was 52%.")
+LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
+           "and €629 respectively. The Arlo won 43% of the vote.")
 
 
 @needs_parser
@@ -544,9 +550,20 @@ RESULTS = ("Chief executive Priyanka Rowe said the quarter showed strength. Rowe
     # a name the passage gives the claim's title stands for the title; another name's title does not
     (RESULTS, "Wendmore's chief executive took over from Clive Ashby in 2023.", True),
     (RESULTS, "Wendmore's finance director took over from Clive Ashby in 2023.", False),
+    # two names that share a word, each with a word of its own, name two things
+    (RIVER, "The Ambrel Way follows the river for 171 kilometres.", True),
+    (RIVER, "The River Ambrel is 171 kilometres long.", False),
+    # a semicolon parts two statements; a claim subject in all its words is read with the rest of its group
+    (PRIZES, "The men's winner receives a €25,000 record bonus.", True),
+    (PRIZES, "The women's winner receives €40,000 plus a €25,000 record bonus.", False),
+    # a common noun opening the claim names no one for the page around to account for
+    (LAPTOPS, "Turnout was 43%.", False),
+    # "respectively" pairs the lists off in order; the model numbers go with their names
+    (LAPTOPS, "The Pexa Slim 15 and the Arlo Book 14 cost €629 and €599 respectively.", True),
+    (LAPTOPS, "The Arlo Book 14 and the Pexa Slim 15 cost €629 and €599 respectively.", False),
 ])
-def test_a_relation_the_passage_states_in_another_structure_holds(page, claim, complete):
-    context = "Wendmore Foods reported its results. " + page
+def test_a_relation_holds_as_the_passage_states_it_and_not_otherwise(page, claim, complete):
+    context = "Wendmore Foods reported its results. " + page + " " + PRIZES
     assert align(claim, page, subject_context=context).complete is complete
 
 

@@ -231,7 +231,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         claim_units = _units(claim, claim_quantities, claim_doc)
         passage_units = _units(passage, passage_quantities, passage_doc)
         pairs, unmatched, used = _account(claim_units, passage_units, claim_figures, passage_figures, passage, spans)
-        unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage)
+        unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage, claim_doc)
         unmatched = by_measure(claim, unmatched, pairs, claim_figures, passage, spans)
         pairs, unmatched, worked = by_comparison(pairs, unmatched, passage_units, comparisons)
     converse: list[tuple[Unit, Unit]] = []
@@ -265,6 +265,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                    + order.figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
                                        _kind_of(passage_figures), matches)
                    + order.owned_by_another(passage, plain, passage_units, matches)
+                   + order.named_otherwise(claim, passage, plain, passage_units, _name_spans(claim), _name_spans(passage))
+                   + order.respectively_crossed(claim, passage, plain)
                    + order.changed_end(claim, passage, plain)
                    + compared_otherwise(claim, passage, plain, comparisons)
                    + order.equated_apart(claim_doc, passage, plain, passage_units, matches))
@@ -292,12 +294,9 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
 def _converted(pairs: list[tuple[Unit, Unit]], claim_figures: dict[int, Quantity],
                passage_figures: dict[int, Quantity]) -> tuple[tuple[Unit, Unit], ...]:
     """The figure pairs whose two figures give one value in another unit or form ("60 miles" / "96 km")."""
-    def figure(unit: Unit, figures: dict[int, Quantity]) -> Quantity | None:
-        return figures.get(int(unit.key[1:])) if unit.kind == "figure" and unit.key.startswith("@") else None
-
-    return tuple((unit, other) for unit, other in pairs if (ours := figure(unit, claim_figures)) is not None
-                 and (theirs := figure(other, passage_figures)) is not None
-                 and (ours.unit != theirs.unit or ours.value != theirs.value))
+    figures = [(unit, other, claim_figures[int(unit.key[1:])], passage_figures[int(other.key[1:])])
+               for unit, other in pairs if unit.kind == other.kind == "figure"]
+    return tuple((unit, other) for unit, other, ours, theirs in figures if ours.unit != theirs.unit or ours.value != theirs.value)
 
 
 def _parses(claim: str, passage: str) -> tuple[Parsed, Parsed] | tuple[None, None]:
@@ -471,7 +470,7 @@ _ELSEWHERE = 40
 
 
 def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, Unit]], passage: list[Unit],
-                     used: dict[int, Unit], context: str, passage_text: str) -> list[Unit]:
+                     used: dict[int, Unit], context: str, passage_text: str, claim_doc: Parsed | None = None) -> list[Unit]:
     """Claim names accounted for outside the passage: pages name their subject once, then say "she"
     or "the company". A name word counts when the page names it around the passage and either it
     belongs to the claim's subject, or to a name another of whose words the passage matched
@@ -488,6 +487,10 @@ def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, 
     kept = []
     for unit in unmatched:
         span = next((s for s in spans if s[0] <= unit.start < s[1]), None)
+        if unit.kind == "name" and span == (0, unit.end) and claim_doc is not None and (
+                token := claim_doc.token_at(unit.start)) is not None and token.pos_ == "NOUN":
+            kept.append(unit)  # "Turnout in the … election was …": a common noun opening the claim names no one
+            continue
         if unit.kind == "name" and span is not None and name_forms(unit.key) & known and (
                 span == subject or nobody_else or any(span[0] <= at < span[1] for at in matched_starts)):
             continue

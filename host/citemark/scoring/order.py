@@ -32,6 +32,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from citemark.scoring.guards import name_forms
 from citemark.scoring.segment import sentences
 
 __all__ = ["changed_end", "equated_apart", "figure_of_another", "mixed_across", "owned_by_another", "participant", "reversed_around",
@@ -326,6 +327,78 @@ def owned_by_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: 
                 matches(claim_unit, owner) for claim_unit in claim_units):
             found.append((unit, owner))
     return found
+
+
+_NAME_WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
+_POSSESSIVE_END = re.compile(r"['’]s?$")
+#: Words a name may carry on one side only and still name the same one ("Dr Helena Osei", "Helena Osei").
+_TITLES = frozenset(["dr", "mr", "mrs", "ms", "miss", "mx", "sir", "dame", "lady", "lord", "professor", "prof",
+                     "captain", "capt", "rev", "reverend", "father", "saint", "st", "the", "of", "de", "van", "von"])
+
+
+def named_otherwise(claim: str, passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
+                    claim_names: list[tuple[int, int]], passage_names: list[tuple[int, int]]) -> list[tuple[Any, Any]]:
+    """A claim name matched inside a passage name when each of the two names has a word the other lacks:
+    two things that share a word ("the River Ambrel", "the river" in the passage, is not "the Ambrel Way",
+    a footpath; "Ines Marwood" is not "Marwood Associates"). A title on one side ("Dr") is no such
+    word, and a name the passage says in full or in short ("Marwood", "Tessel" for "Tessel Building
+    Society") has none of its own. Not read where the passage also names the claim's one in full.
+    ``claim_names``, ``passage_names``: where each text's names stand."""
+    def words(text: str, span: tuple[int, int]) -> set[str]:
+        return {_POSSESSIVE_END.sub("", w.lower()) for w in _NAME_WORD.findall(text[span[0]:span[1]])} - _TITLES
+
+    def beyond(these: set[str], those: set[str]) -> set[str]:  # "Scottish" is a form of "Scotland"
+        return {w for w in these if not any(name_forms(w) & name_forms(o) for o in those)}
+
+    found = []
+    for unit, matched in pairs:
+        ours = next((s for s in claim_names if s[0] <= unit.start < s[1]), None)
+        theirs = next((s for s in passage_names if s[0] <= matched.start < s[1]), None)
+        if unit.kind != "name" or ours is None or theirs is None:
+            continue
+        own, other = words(claim, ours), words(passage, theirs)
+        if any(not beyond(own, words(passage, span)) for span in passage_names):
+            continue  # the passage names the claim's one too: which is which is for the checks of roles
+        # and only where the passage says the claim name's own words too ("the river" for the River Ambrel):
+        # a name it leaves to the page around ("Comet Ambervale–Tsukino", then "it") is read there
+        mine = beyond(own, other)
+        said = any(u.kind in ("name", "word") and ours[0] <= u.start < ours[1] and u.text.lower() in mine
+                   for u, _ in pairs)
+        if mine and said and (extra := beyond(other, own)):
+            rival = next((u for u in passage_units if theirs[0] <= u.start < theirs[1] and u.text.lower() in extra),
+                         matched)
+            found.append((unit, rival))
+    return found
+
+
+def respectively_crossed(claim: str, passage: str, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+    """Two lists a "respectively" pairs off, paired otherwise in the passage: "The Arlo and the Pexa cost
+    €629 and €599 respectively" against "the Arlo and the Pexa … cost €599 and €629 respectively". Each
+    list is the claim's names, or its figures, in the sentence that says "respectively"; the passage
+    must give the two lists in the same order to each other, in its own sentence that says it."""
+    found = []
+    for start, end in _spans(claim):
+        if not _RESPECTIVELY.search(claim[start:end]):
+            continue
+        inside = sorted(((unit, matched) for unit, matched in pairs if start <= unit.start < end),
+                        key=lambda pair: pair[0].start)
+        names = [(u, m) for u, m in inside if u.kind == "name"]
+        # not a figure that goes with a name ("Arlo Book 14 and Pexa Slim 15 cost €629 and €599": model numbers)
+        figures = [(u, m) for u, m in inside if u.kind == "figure"
+                   and not any(n.end <= u.start and not claim[n.end:u.start].strip() for n, _ in names)]
+        said = _sentence_of(passage, figures[0][1].start) if figures else (0, 0)
+        if len(figures) < 2 or len(names) < 2 or not _RESPECTIVELY.search(passage[said[0]:said[1]]):
+            continue
+
+        def turned(listed: list[tuple[Any, Any]]) -> bool:  # the passage gives the list in the other order
+            return listed[0][1].start > listed[-1][1].start
+
+        if turned(names) != turned(figures):  # each figure where the passage gives the other one
+            found += [(figures[0][0], figures[-1][1]), (figures[-1][0], figures[0][1])]
+    return found
+
+
+_RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
 
 
 #: The preposition just before a figure that says which end of a change it is (a hedge or currency between).

@@ -61,7 +61,9 @@ _LOOSE_ADVERBS = frozenset(["also", "still", "now", "only", "already", "just", "
 def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple[Any, Any]],
                passage_units: list[Any], spans: list[tuple[int, int]]) -> list[tuple[Any, None]]:
     """Claim units matched in another sentence than the words they go with (no rival to name: the
-    passage says the word, of something else)."""
+    passage says the word, of something else). A semicolon parts two statements as a full stop does
+    ("The men's winner receives €40,000 plus a €25,000 bonus; the women's winner receives €40,000")."""
+    spans = [part for span in spans for part in _clauses(passage, span)]
     matched: dict[int, tuple[Any, Any]] = {}
     for unit, other in pairs:  # each word of a unit stands for it ("am" of "9 am")
         for _, doc in claim_doc.docs:
@@ -121,10 +123,10 @@ def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_ot
         return any(t.dep_ in ("dobj", "dative") and t.pos_ == "PRON" for said in passage_units
                    if said.key == partner_other.key and (verb := passage_doc.token_at(said.start)) is not None
                    for t in verb.doc if t.sentence_start == verb.sentence_start)
-    if subject:
-        return any(_about(subject_there := _subject_at(passage_doc, said.start), claimed, token)
-                   or _titled(subject_there, token, passage_doc) for said in passage_units
-                   if said.key == partner_other.key)
+    if subject:  # a subject in all the claim's own words is read where it stands, with the rest of its group
+        return any(_about(subject_there := _subject_at(passage_doc, said.start), claimed, token,
+                          unless=_phrase(token)) or _titled(subject_there, token, passage_doc)
+                   for said in passage_units if said.key == partner_other.key)
     if partner.pos_ == "VERB" and token.dep_ == "pobj" and token.pos_ == "PROPN":
         # "completed in 1889 … in Paris": the page sets the scene in a sentence of its own, unless a clause of
         # the verb names another place under the claim's preposition ("will not call at Brindle Halt")
@@ -223,15 +225,16 @@ def _said_of(verb: Token) -> Token | None:
     return None
 
 
-def _about(subject: Token | None, claimed: set[str], claim_word: Token) -> bool:
+def _about(subject: Token | None, claimed: set[str], claim_word: Token, *, unless: set[str] | None = None) -> bool:
     """Whether a passage clause's subject (or a passage noun) may stand for the claim's ``claim_word``:
-    the page goes on about what it named, by a pronoun, in words the claim has ("the first two loads"),
-    or by a definite description: of a name, any ("The band rarely uses …" for "The Amberlights"); of
-    a common noun, the same noun ("The crossing takes …"). No subject to read is no reason to object."""
+    the page goes on about what it named, by a pronoun, in words the claim has ("the first two loads",
+    "Brandt" for "Brandt Glassworks"; not all of ``unless``), or by a definite description: of a name,
+    any ("The band rarely uses …" for "The Amberlights"); of a common noun, the same noun ("The crossing
+    takes …"). No subject to read is no reason to object."""
     if subject is None:
         return True
     phrase = _phrase(subject)
-    if phrase <= claimed:
+    if phrase <= claimed and not (phrase and unless and unless <= phrase):
         return True
     definite = any(c.dep_ in ("det", "poss") and c.lower_ in _DEFINITE for c in subject.children)
     return len(phrase) == 1 and subject.pos_ == "NOUN" and definite and (
@@ -319,6 +322,12 @@ def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tupl
     word or a name, where the passage says it again (by its key)."""
     alike = [u for u in passage_units if u.key == other.key] if unit.kind in ("word", "name") else []
     return {k for u in [other, *alike] for k, (a, b) in enumerate(spans) if a <= u.start < b}
+
+
+def _clauses(passage: str, span: tuple[int, int]) -> list[tuple[int, int]]:
+    """A sentence's span cut at its semicolons."""
+    cuts = [span[0]] + [span[0] + k + 1 for k, ch in enumerate(passage[span[0]:span[1]]) if ch == ";"] + [span[1]]
+    return [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
 
 
 def _sentence(start: int, spans: list[tuple[int, int]]) -> int | None:
