@@ -132,6 +132,23 @@ def test_strict_takes_a_figure_in_another_unit_over_the_model_s_doubt():
     assert decide(measure(alignment=same_unit, quoted_contradiction=0.9)).reason == "model_doubts"
 
 
+def test_strict_takes_a_passage_that_holds_the_claim_word_for_word_over_the_checks_around_it():
+    """A check that reads the words around a verbatim claim ("240 more than in June" against a "fewer"
+    elsewhere) does not stand against the passage's own words; the model's doubt of the passage still does."""
+    passage = "Mireval ended the quarter with 3,870 employees, 240 more than in June. Its rival employs fewer."
+    claim = "Mireval ended the quarter with 3,870 employees, 240 more than in June."
+    objection = {"guards": GuardResult(binding=Binding(opposites=("more ≠ fewer",))), "model_entailment": 0.9}
+    alignment = align(claim, passage, subject_context=passage)
+    assert alignment.verbatim
+    decision = decide(measure(alignment=alignment, quoted_contradiction=0.02, **objection))
+    assert (decision.label, decision.reason) == (Label.SUPPORTED, "aligned")
+    assert decide(measure(alignment=alignment, quoted_contradiction=0.9, **objection)).reason == "model_doubts"
+    reworded = align("Mireval ended the quarter with 3,870 staff, 240 more than in June.", passage,
+                     subject_context=passage)
+    assert not reworded.verbatim
+    assert decide(measure(alignment=reworded, quoted_contradiction=0.02, **objection)).label is not Label.SUPPORTED
+
+
 def test_strict_calls_an_incomplete_claim_partial_when_the_passage_is_about_it_and_unsupported_when_not():
     """A true claim in other words shares few words: strict says partial ("check this") when the passage is
     about it by the share of words that makes a window about a claim, or the model reads it as stated."""

@@ -52,6 +52,7 @@ from dataclasses import dataclass, field
 
 from citemark.scoring import order, parse
 from citemark.scoring.attachment import misattached
+from citemark.scoring.clauses import stated_clauses
 from citemark.scoring.converses import crossed, pair_converses
 from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound, parsed
@@ -162,6 +163,8 @@ class Alignment:
     #: Figures matched by an equal value said in another unit or form ("72°F" / "22°C", "two decades" /
     #: "twenty years"): the model reads such a pair as a conflict, the figure check as the same value.
     converted: tuple[tuple[Unit, Unit], ...] = ()
+    #: The passage holds the claim word for word ("Mireval ended the quarter with 3,870 employees, 240 more …").
+    verbatim: bool = False
 
     @property
     def complete(self) -> bool:
@@ -286,9 +289,14 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
     checked = claim_doc is not None or len(unmatched) > PARSE_GAP and parse.installed()
     return Alignment(tuple(sorted(pairs + worked, key=lambda p: p[0].start)), tuple(unmatched),
                      tuple(m for m, _ in modifiers), differences, checked, participants,
-                     _stated_clauses(claim, claim_units, unmatched), tuple(paraphrased),
+                     stated_clauses(claim, claim_units, unmatched), tuple(paraphrased),
                      tuple(w for w in comparisons if any(w.covers(u.start, u.end) for u, _ in worked)),
-                     _converted(pairs, claim_figures, passage_figures))
+                     _converted(pairs, claim_figures, passage_figures), not unmatched and _said(claim) in _said(passage))
+
+
+def _said(text: str) -> str:
+    """Text as compared word for word: its words and figures in lower case, one space between."""
+    return " ".join(WORD.findall(text.lower().replace("’", "'")))
 
 
 def _converted(pairs: list[tuple[Unit, Unit]], claim_figures: dict[int, Quantity],
@@ -361,31 +369,6 @@ def _paraphrased(claim: str, passage: str, unmatched: list[Unit], passage_units:
             continue
         left.append(unit)
     return new, left
-
-
-#: Where the clauses of a compound claim meet: "…, and its café…", "…; …", "…, but …", "… while …", and
-#: "… and the museum …" (an "and" before a new subject; "and has" joins two verbs of one subject).
-_CLAUSE_JOIN = re.compile(r"(?i)\s*(?:[;:]|,\s*(?:and|but|while|whereas|although|yet)\b|\s(?:while|whereas|although)\b|"
-                          r",?\s+and\s+(?=(?:it|its|he|she|they|their|his|her|the|this|that|these|those)\b))\s*")
-#: A clause counts as stated with at least this many units, and as not stated with at least MIN_CLAUSE_UNITS - 1.
-MIN_CLAUSE_UNITS = 3
-
-
-def _stated_clauses(claim: str, units: list[Unit], unmatched: list[Unit]) -> tuple[str, ...]:
-    """The clauses of a compound claim whose every unit is accounted for, when another clause of it has
-    units that are not: what a half-supported claim's verdict names as the half that is stated."""
-    if not unmatched:
-        return ()
-    bounds = [0, *(at for m in _CLAUSE_JOIN.finditer(claim) for at in (m.start(), m.end())), len(claim)]
-    missing = {u.start for u in unmatched}
-    stated, unstated = [], False
-    for start, end in zip(bounds[::2], bounds[1::2], strict=True):
-        inside = [u for u in units if start <= u.start < end and u.kind != "negation"]
-        left = sum(u.start in missing for u in inside)
-        if not left and len(inside) >= MIN_CLAUSE_UNITS:
-            stated.append(claim[start:end].strip(" ,.;:"))
-        unstated |= left >= MIN_CLAUSE_UNITS - 1
-    return tuple(stated) if unstated else ()
 
 
 #: Units a stem-only alignment may leave unaccounted for and still be parsed (lemmas may account for them).
@@ -488,9 +471,10 @@ def _named_elsewhere(claim: str, unmatched: list[Unit], pairs: list[tuple[Unit, 
     for unit in unmatched:
         span = next((s for s in spans if s[0] <= unit.start < s[1]), None)
         if unit.kind == "name" and span == (0, unit.end) and claim_doc is not None and (
-                token := claim_doc.token_at(unit.start)) is not None and token.pos_ == "NOUN":
-            kept.append(unit)  # "Turnout in the … election was …": a common noun opening the claim names no one
-            continue
+                token := claim_doc.token_at(unit.start)) is not None and token.pos_ == "NOUN" and not re.search(
+                rf"\b{re.escape(unit.text)}\b", context.split("\n", 1)[0][:300]):
+            kept.append(unit)  # "Turnout in the … election was …": a word the parser reads as a common noun opens
+            continue  # the claim, and the page's heading does not name it: no subject the page goes on about
         if unit.kind == "name" and span is not None and name_forms(unit.key) & known and (
                 span == subject or nobody_else or any(span[0] <= at < span[1] for at in matched_starts)):
             continue

@@ -102,7 +102,10 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
     # The model and the figure check read a comparison worked out from two figures as a conflict
     # (the figure is not in the passage); the alignment accounts for it by arithmetic (worked.py).
     worked = alignment is not None and bool(alignment.worked)
-    overruled = worked and balanced.reason in _FIGURE_CONFLICTS | {"worked_out"}
+    # A passage that holds the claim word for word states it: what the checks read around it does not
+    # stand (the model's doubt of the quoted passage still does, below).
+    overruled = worked and balanced.reason in _FIGURE_CONFLICTS | {"worked_out"} or (
+        alignment is not None and alignment.verbatim)
     if not overruled and (balanced.label not in (Label.SUPPORTED, Label.PARTIAL, Label.UNSUPPORTED) or
                           balanced.reason in _OBJECTIONS or balanced.reason in BINDING_REASONS):
         return balanced
