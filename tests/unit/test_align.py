@@ -577,3 +577,16 @@ def test_a_figure_in_another_unit_is_recorded_and_keeps_its_noun_with_the_claim(
     assert alignment.complete
     assert [(ours.text, theirs.text) for ours, theirs in alignment.converted] == [("72°F", "22°C")]
     assert not align("The average July high in the Tarrow Valley is 22°C.", page, subject_context=page).converted
+
+
+@needs_parser
+@pytest.mark.parametrize(("claim", "complete"), [
+    ("Tessel is the largest building society in Wales.", False),  # "a large" is not "the largest"
+    ("Corran is the largest lender in Wales.", True),  # "the biggest": the same degree, a listed synonym
+    ("Corran is a large lender in Wales.", True),  # the superlative states the plain word
+    ("Kelderby had 8,614 residents at the 2021 census, compared with 7,902 in 2011.", True),
+])
+def test_a_word_keeps_its_degree_and_compared_with_only_sets_two_side_by_side(claim, complete):
+    page = ("Tessel is a large building society in Wales. Its rival Corran is the biggest lender in Wales. At the 2021 "
+            "census Kelderby had 8,614 residents, up from 7,902 in 2011.")
+    assert align(claim, page, subject_context=page).complete is complete

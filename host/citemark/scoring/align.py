@@ -507,6 +507,9 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
 
 
 _RATHER = re.compile(r"\brather\s+$", re.IGNORECASE)
+_COMPARED = re.compile(r"compared\s+(?:with|to)\b", re.IGNORECASE)
+#: A lemma's degree, kept with it: "largest" is "large+est" (the parser's tags of comparatives and superlatives).
+_DEGREES = {"JJR": "+er", "RBR": "+er", "JJS": "+est", "RBS": "+est"}
 
 
 def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> list[Unit]:
@@ -524,14 +527,15 @@ def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> 
             kind, key = "figure", f"@{figure.start}"
         elif lower in _NEGATIONS or lower.endswith("n't"):
             kind, key = "negation", "not"
-        elif lower in SKIPPABLE or lower == "than" and _RATHER.search(text, 0, start):
-            continue  # the "than" of "rather than" is that phrase's, whose "rather" is matched ("instead of")
+        elif lower in SKIPPABLE or lower == "than" and _RATHER.search(text, 0, start) or _COMPARED.match(text, start):
+            continue  # "rather than": its "rather" is matched ("instead of"); "compared with" only sets two side by side
         elif any(first <= start < last for first, last in names) or _NUMBER_WORD.search(word):
             kind, key = "name", lower
         else:
             kind, key = "word", stem(lower)
         token = parsed.token_at(start) if parsed is not None and kind == "word" else None
-        units.append(Unit(word, start, end, kind, key, stem(token.lemma_.lower()) if token is not None else ""))
+        lemma = stem(token.lemma_.lower()) + _DEGREES.get(token.tag_, "") if token is not None else ""
+        units.append(Unit(word, start, end, kind, key, lemma))
     return _merge_figures(units, text)
 
 
@@ -570,8 +574,13 @@ def _matches(unit: Unit, other: Unit, claim_figures: dict[int, Quantity], passag
         return other.kind in ("name", "word") and bool(name_forms(unit.key) & name_forms(other.text.lower()))
     if other.kind not in ("word", "name"):
         return False
-    return _same_word(unit.key, other.key if other.kind == "word" else _stem(other.key)) or bool(
-        unit.lemma and other.lemma) and _same_word(unit.lemma, other.lemma)
+    if _same_word(unit.key, other.key if other.kind == "word" else _stem(other.key)):
+        return True
+    # by lemma ("took" / "take", "biggest" / "largest"), in the claim's degree ("large" is not "largest"), or
+    # the passage's superlative for the claim's plain word ("the longest beach, at 7 km" for "7 km long")
+    (ours, degree), (theirs, their_degree) = (lemma.partition("+")[::2] for lemma in (unit.lemma, other.lemma))
+    return bool(ours and theirs) and degree in (their_degree, "" if their_degree == "est" else None) and _same_word(
+        ours, theirs)
 
 
 _stem = functools.lru_cache(maxsize=65536)(stem)
