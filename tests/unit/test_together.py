@@ -54,6 +54,13 @@ def _parser() -> None:
     ("The panel upheld Dara Quinn's complaint of harassment against Fell Transport.",
      "The panel upheld Dara Quinn's complaint of unfair pay against Fell Transport. It awarded her £9,000. Her "
      "second complaint, of harassment, was rejected.", "harassment"),
+    # a concession is a statement of its own, and a measure of time stays with what it is "after"
+    ("The earliest slot is usually 12 working days after booking.", "Collections take place on Tuesdays. The "
+     "earliest slot is usually 5 working days after booking, although in spring the wait can reach 12 working days.",
+     "12"),
+    # a subject the passage restates in full is read where it is restated, with the rest of what the claim says
+    ("Version 4.0 of Tallyweave was released in 2021.", "Tallyweave is a file-sync tool. Version 4.0 of Tallyweave "
+     "was released in March 2024; version 3.2 of Tallyweave had been released in 2021.", "2021"),
 ])
 def test_words_the_passage_says_apart_are_not_accounted_for(claim, page, named):
     alignment = align(claim, page, subject_context=page)

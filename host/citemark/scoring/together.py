@@ -28,6 +28,7 @@ whose noun is elided ("The second largest holds about 300."). A claim without a 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from citemark.scoring.lexical import stem
@@ -63,7 +64,7 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
     """Claim units matched in another sentence than the words they go with (no rival to name: the
     passage says the word, of something else). A semicolon parts two statements as a full stop does
     ("The men's winner receives €40,000 plus a €25,000 bonus; the women's winner receives €40,000")."""
-    spans = [part for span in spans for part in _clauses(passage, span)]
+    spans = _clauses(passage, spans)
     matched: dict[int, tuple[Any, Any]] = {}
     for unit, other in pairs:  # each word of a unit stands for it ("am" of "9 am")
         for _, doc in claim_doc.docs:
@@ -76,6 +77,7 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
     claimed |= {stem(token.text.lower()) for unit, other in pairs if unit.kind == "figure"
                 for at in range(other.start, other.end) if (token := passage_doc.token_at(at)) is not None}
     together = _Groups()
+    read_with: dict[int, set[int]] = {}  # a subject's statements beyond its own: where the passage goes on about it
     for _, doc in claim_doc.docs:
         for token in doc:
             for partner, subject in _partners(token) + _figure_holder(token, matched):
@@ -85,18 +87,30 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
                 if unit is partner_unit or partner_unit.kind == "figure" and token.dep_ == "pobj" or \
                         _in_table(passage, other.start) or _in_table(passage, partner_other.start):
                     continue  # "two years of treatment" is a time; a table's row and its heading are one statement
-                # a subject is excused wherever the passage may go on about it ("It will not carry a railway"
-                # after "The crossing will carry …"); a word the passage qualifies, only where it is apart
-                apart = _sentence(other.start, spans) != _sentence(partner_other.start, spans)
-                if (subject or apart) and _excused(token, partner, subject, other, partner_other, passage_doc,
-                                                   passage_units, claimed):
-                    continue
+                # a subject is read, with the rest of its group, in each statement of its predicate whose own
+                # subject stands for it ("It will not carry a railway" after "The crossing will carry …"), not in
+                # one whose subject is another ("…, replacing version 3.2, which had been released in 2021")
+                if subject:
+                    subjects = [(_sentence(said.start, spans), there) for said in passage_units
+                                if said.key == partner_other.key and _stands_for(
+                                    there := _subject_at(passage_doc, said.start), token, claimed, passage_doc)]
+                    if any(there is None or not _phrase(token) <= _phrase(there) for _, there in subjects):
+                        continue  # a pronoun, a description or a short form stands for the whole of the claim's subject
+                    # the claim's own words: the subject's name or title ("Calloway Park", "chief executive") is read
+                    # there; the rest of what qualifies it ("at Gorse Point") stands with it by its own pairs
+                    for word in [token, *(c for c in token.children if c.dep_ in ("compound", "amod"))]:
+                        if id(word) in matched:
+                            read_with.setdefault(id(matched[id(word)][0]), set()).update(k for k, _ in subjects)
+                elif _sentence(other.start, spans) != _sentence(partner_other.start, spans) and _excused(
+                        token, partner, other, partner_other, passage_doc, passage_units, claimed):
+                    continue  # a word the passage qualifies may be apart where the page goes on about it
                 together.join(unit, partner_unit)
     found: list[tuple[Any, None]] = []
     for group in together.groups():
         # each word may be read where the passage says it (a common word or a name may stand in several
         # places); a figure or a negation where it was matched
-        where = {id(u): _sentences(u, match_of[id(u)], passage_units, spans) for u in group}
+        where = {id(u): _sentences(u, match_of[id(u)], passage_units, spans) | read_with.get(id(u), set())
+                 for u in group}
         if set.intersection(*where.values()):
             continue
         culprit = next((u for u in sorted(group, key=lambda u: (_blame(u), -u.start)) if set.intersection(
@@ -110,12 +124,18 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
     return found
 
 
-def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_other: Any, passage_doc: Any,
+def _stands_for(subject: Token | None, claim_subject: Token, claimed: set[str], passage_doc: Any) -> bool:
+    """Whether a passage clause's subject stands for the claim's: the same words or fewer of them
+    ("Brandt" for "Brandt Glassworks"), a pronoun, a description (``_about``), or a name the passage
+    gives the claim's title ("Rowe" for "the chief executive")."""
+    return _about(subject, claimed, claim_subject) or _titled(subject, claim_subject, passage_doc)
+
+
+def _excused(token: Token, partner: Token, other: Any, partner_other: Any, passage_doc: Any,
              passage_units: list[Any], claimed: set[str]) -> bool:
-    """Whether a pair the passage gives in two sentences is still said together: the page goes on about
-    the claim's subject in the predicate's sentence ("It ranked fifth"), a noun's own sentence goes on
-    about it ("The crossing takes …") and names no other place under the claim's preposition, or a
-    figure's noun is elided in the figure's sentence ("The second largest holds about 300."), or the
+    """Whether a pair the passage gives in two sentences is still said together: a noun's own sentence
+    goes on about it ("The crossing takes …") and names no other place under the claim's preposition, or
+    a figure's noun is elided in the figure's sentence ("The second largest holds about 300."), or the
     verb's sentence gives its object by a pronoun ("given it a rating")."""
     if partner.pos_ == "NOUN" and token.pos_ == "NUM" and _stands_alone(passage_doc.token_at(other.start)):
         return True
@@ -123,10 +143,6 @@ def _excused(token: Token, partner: Token, subject: bool, other: Any, partner_ot
         return any(t.dep_ in ("dobj", "dative") and t.pos_ == "PRON" for said in passage_units
                    if said.key == partner_other.key and (verb := passage_doc.token_at(said.start)) is not None
                    for t in verb.doc if t.sentence_start == verb.sentence_start)
-    if subject:  # a subject in all the claim's own words is read where it stands, with the rest of its group
-        return any(_about(subject_there := _subject_at(passage_doc, said.start), claimed, token,
-                          unless=_phrase(token)) or _titled(subject_there, token, passage_doc)
-                   for said in passage_units if said.key == partner_other.key)
     if partner.pos_ == "VERB" and token.dep_ == "pobj" and token.pos_ == "PROPN":
         # "completed in 1889 … in Paris": the page sets the scene in a sentence of its own, unless a clause of
         # the verb names another place under the claim's preposition ("will not call at Brindle Halt")
@@ -188,8 +204,9 @@ def _partners(token: Token) -> list[tuple[Token, bool]]:
     if token.dep_ == "pobj" and head.dep_ == "prep" and (
             head.head.pos_ in _HOLDERS or token.pos_ == "PROPN" and head.head.pos_ == "VERB"):
         found.append((head.head, False))  # "app across all categories", "largest in the country", "call at Marston"
-    if token.dep_ in ("neg", "dobj", "relcl"):
-        found.append((head, False))  # "will not call", "upheld … claim", "the first release that will support"
+    if token.dep_ in ("neg", "dobj", "relcl") or token.dep_ == "npadvmod" and head.pos_ == "ADP":
+        # "will not call", "upheld … claim", "the first release that will support", "12 days after booking"
+        found.append((head, False))
     return found
 
 
@@ -225,16 +242,16 @@ def _said_of(verb: Token) -> Token | None:
     return None
 
 
-def _about(subject: Token | None, claimed: set[str], claim_word: Token, *, unless: set[str] | None = None) -> bool:
+def _about(subject: Token | None, claimed: set[str], claim_word: Token) -> bool:
     """Whether a passage clause's subject (or a passage noun) may stand for the claim's ``claim_word``:
     the page goes on about what it named, by a pronoun, in words the claim has ("the first two loads",
-    "Brandt" for "Brandt Glassworks"; not all of ``unless``), or by a definite description: of a name,
-    any ("The band rarely uses …" for "The Amberlights"); of a common noun, the same noun ("The crossing
-    takes …"). No subject to read is no reason to object."""
+    "Brandt" for "Brandt Glassworks"), or by a definite description: of a name, any ("The band rarely
+    uses …" for "The Amberlights"); of a common noun, the same noun ("The crossing takes …"). No subject
+    to read is no reason to object."""
     if subject is None:
         return True
     phrase = _phrase(subject)
-    if phrase <= claimed and not (phrase and unless and unless <= phrase):
+    if phrase <= claimed:
         return True
     definite = any(c.dep_ in ("det", "poss") and c.lower_ in _DEFINITE for c in subject.children)
     return len(phrase) == 1 and subject.pos_ == "NOUN" and definite and (
@@ -317,21 +334,29 @@ def _phrase(noun: Token) -> set[str]:
     return {stem(t.text.lower()) for t in words if t.pos_ in _CONTENT}
 
 
-def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tuple[int, int]]) -> set[int]:
-    """The passage sentences where ``unit`` may be read: where its match ``other`` stands, and, for a
+def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tuple[int, int, int]]) -> set[int]:
+    """The passage statements where ``unit`` may be read: where its match ``other`` stands, and, for a
     word or a name, where the passage says it again (by its key)."""
     alike = [u for u in passage_units if u.key == other.key] if unit.kind in ("word", "name") else []
-    return {k for u in [other, *alike] for k, (a, b) in enumerate(spans) if a <= u.start < b}
+    return {k for u in [other, *alike] for a, b, k in spans if a <= u.start < b}
 
 
-def _clauses(passage: str, span: tuple[int, int]) -> list[tuple[int, int]]:
-    """A sentence's span cut at its semicolons."""
-    cuts = [span[0]] + [span[0] + k + 1 for k, ch in enumerate(passage[span[0]:span[1]]) if ch == ";"] + [span[1]]
-    return [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
+#: Where a sentence's statements part: a semicolon, and a concession after a comma (to the statement's end):
+#: "The earliest slot is usually 5 days after booking, although the wait can reach 12 days".
+_PARTING = re.compile(r";|,\s+(?=(?:although|though|whereas)\b)", re.IGNORECASE)
 
 
-def _sentence(start: int, spans: list[tuple[int, int]]) -> int | None:
-    return next((k for k, (a, b) in enumerate(spans) if a <= start < b), None)
+def _clauses(passage: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """The passage's statements as (start, end, statement): each sentence cut where its statements part."""
+    found: list[tuple[int, int, int]] = []
+    for start, end in spans:
+        cuts = [start, *(start + m.end() for m in _PARTING.finditer(passage[start:end])), end]
+        found += [(a, b, len(found) + n) for n, (a, b) in enumerate((a, b) for a, b in zip(cuts, cuts[1:]) if a < b)]
+    return found
+
+
+def _sentence(start: int, spans: list[tuple[int, int, int]]) -> int | None:
+    return next((k for a, b, k in spans if a <= start < b), None)
 
 
 def _in_table(passage: str, start: int) -> bool:
