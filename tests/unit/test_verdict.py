@@ -143,6 +143,8 @@ def test_strict_takes_a_passage_that_holds_the_claim_word_for_word_over_the_chec
     decision = decide(measure(alignment=alignment, quoted_contradiction=0.02, **objection))
     assert (decision.label, decision.reason) == (Label.SUPPORTED, "aligned")
     assert decide(measure(alignment=alignment, quoted_contradiction=0.9, **objection)).reason == "model_doubts"
+    retracted = decide(measure(alignment=alignment, quoted_contradiction=0.02, retracted="RETRACTED: data"))
+    assert retracted.label is Label.RETRACTED  # a retraction stands whatever the passage says
     reworded = align("Mireval ended the quarter with 3,870 staff, 240 more than in June.", passage,
                      subject_context=passage)
     assert not reworded.verbatim

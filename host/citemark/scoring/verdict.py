@@ -103,9 +103,11 @@ def _strict(m: Measurement, balanced: Decision) -> Decision:
     # (the figure is not in the passage); the alignment accounts for it by arithmetic (worked.py).
     worked = alignment is not None and bool(alignment.worked)
     # A passage that holds the claim word for word states it: what the checks read around it does not
-    # stand (the model's doubt of the quoted passage still does, below).
+    # stand (the model's doubt of the quoted passage still does, below; a retraction or a failure to read
+    # stands whatever the passage says).
     overruled = worked and balanced.reason in _FIGURE_CONFLICTS | {"worked_out"} or (
-        alignment is not None and alignment.verbatim)
+        alignment is not None and alignment.verbatim
+        and balanced.reason in BINDING_REASONS | _OBJECTIONS | _FIGURE_CONFLICTS)
     if not overruled and (balanced.label not in (Label.SUPPORTED, Label.PARTIAL, Label.UNSUPPORTED) or
                           balanced.reason in _OBJECTIONS or balanced.reason in BINDING_REASONS):
         return balanced
