@@ -197,13 +197,11 @@ def side_figures(first: frozenset[str], second: frozenset[str], evidence: list[T
         groups.setdefault(quantity.kind, []).append(quantity)
     bare = groups.pop("count:", [])
 
-    def sentence(quantity: Quantity) -> int:
-        return next((t.sentence for t in evidence if t.end > quantity.start), -1)
-
+    sentence = {id(q): next((t.sentence for t in evidence if t.end > q.start), -1) for q in figures}
     merged: set[int] = set()
     for counted in [k for k in groups if k.startswith("count:")]:
         # a bare count reads with the counts of a noun in its own sentence ("42 goals … and Thornbury only 28")
-        near = [q for q in bare if any(sentence(q) == sentence(c) for c in groups[counted])]
+        near = [q for q in bare if any(sentence[id(q)] == sentence[id(c)] for c in groups[counted])]
         merged |= {id(q) for q in near}
         groups[counted] = sorted(groups[counted] + near, key=lambda q: q.start)
     if rest := [q for q in bare if id(q) not in merged]:  # and the others with each other ("rated 2641 … 2587")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import re
+from typing import Any
 
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.lexical import stem
@@ -94,3 +95,13 @@ def _described(context: str) -> dict[str, list[frozenset[str]]]:
                 if words not in named:
                     named.append(words)
     return ties
+
+
+def described_as(name: Any) -> list[Any]:
+    """The nouns a passage gives a name where it names it (parsed tokens): its title ("Chief executive
+    Priyanka Rowe"), a noun in apposition to it ("his father Otto"), or one it stands in apposition to
+    ("his daughter, Fiona Marchbank")."""
+    while name.dep_ == "compound" and name.head is not name:
+        name = name.head  # the name's last word, which its title and apposition hang on
+    nouns = [c for c in name.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"]
+    return nouns + ([name.head] if name.dep_ == "appos" and name.head.pos_ == "NOUN" else [])

@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from citemark.scoring import parse
-from citemark.scoring.descriptions import DEFINITE, stands_for
+from citemark.scoring.descriptions import DEFINITE, described_as, stands_for
 from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.order import Matches, participant
 from citemark.scoring.segment import sentences
@@ -343,12 +343,8 @@ def _titled(claim_unit: Any, filling: list[Any], passage_doc: Parsed, units_at: 
         for said in names:
             if not name_forms(said.key) & name_forms(name.key) or (token := passage_doc.token_at(said.start)) is None:
                 continue
-            while token.dep_ == "compound" and token.head is not token:
-                token = token.head  # the name's last word, which its title and apposition hang on
-            described = [c for c in token.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"]
-            described += [token.head] if token.dep_ == "appos" and token.head.pos_ == "NOUN" else []
-            if any((unit := units_at.get(passage_doc.start(d))) is not None and matches(claim_unit, unit)
-                   for d in described):
+            if any((unit := units_at.get(passage_doc.start(noun))) is not None and matches(claim_unit, unit)
+                   for noun in described_as(token)):
                 return True
     return False
 

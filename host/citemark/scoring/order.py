@@ -350,14 +350,15 @@ def named_otherwise(claim: str, passage: str, pairs: list[tuple[Any, Any]], pass
     def beyond(these: set[str], those: set[str]) -> set[str]:  # "Scottish" is a form of "Scotland"
         return {w for w in these if not any(name_forms(w) & name_forms(o) for o in those)}
 
+    named = {span: words(passage, span) for span in passage_names}
     found = []
     for unit, matched in pairs:
         ours = next((s for s in claim_names if s[0] <= unit.start < s[1]), None)
         theirs = next((s for s in passage_names if s[0] <= matched.start < s[1]), None)
         if unit.kind != "name" or ours is None or theirs is None:
             continue
-        own, other = words(claim, ours), words(passage, theirs)
-        if any(not beyond(own, words(passage, span)) for span in passage_names):
+        own, other = words(claim, ours), named[theirs]
+        if any(not beyond(own, said) for said in named.values()):
             continue  # the passage names the claim's one too: which is which is for the checks of roles
         # and only where the passage says the claim name's own words too ("the river" for the River Ambrel):
         # a name it leaves to the page around ("Comet Ambervale–Tsukino", then "it") is read there

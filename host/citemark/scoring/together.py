@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from citemark.scoring.descriptions import described_as
 from citemark.scoring.lexical import stem
 from citemark.scoring.quantities import parse_quantities
 from citemark.scoring.syntax import Token
@@ -263,17 +264,8 @@ def _titled(subject: Token | None, claim_word: Token, passage_doc: Any) -> bool:
     over" after "Chief executive Priyanka Rowe" for "the chief executive took over"."""
     if subject is None or subject.pos_ != "PROPN" or claim_word.pos_ != "NOUN":
         return False
-    for _, doc in passage_doc.docs:
-        for token in doc:
-            if token.lower_ != subject.lower_:
-                continue
-            while token.dep_ == "compound" and token.head is not token:
-                token = token.head
-            described = [c for c in token.children if c.dep_ in ("compound", "appos") and c.pos_ == "NOUN"]
-            described += [token.head] if token.dep_ == "appos" and token.head.pos_ == "NOUN" else []
-            if any(stem(d.lower_) == stem(claim_word.lower_) for d in described):
-                return True
-    return False
+    return any(stem(noun.lower_) == stem(claim_word.lower_) for _, doc in passage_doc.docs for token in doc
+               if token.lower_ == subject.lower_ for noun in described_as(token))
 
 
 def _stands_alone(figure: Token | None) -> bool:
@@ -334,11 +326,11 @@ def _phrase(noun: Token) -> set[str]:
     return {stem(t.text.lower()) for t in words if t.pos_ in _CONTENT}
 
 
-def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tuple[int, int, int]]) -> set[int]:
+def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tuple[int, int]]) -> set[int]:
     """The passage statements where ``unit`` may be read: where its match ``other`` stands, and, for a
     word or a name, where the passage says it again (by its key)."""
     alike = [u for u in passage_units if u.key == other.key] if unit.kind in ("word", "name") else []
-    return {k for u in [other, *alike] for a, b, k in spans if a <= u.start < b}
+    return {k for u in [other, *alike] for k, (a, b) in enumerate(spans) if a <= u.start < b}
 
 
 #: Where a sentence's statements part: a semicolon, and a concession after a comma (to the statement's end):
@@ -346,17 +338,17 @@ def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tupl
 _PARTING = re.compile(r";|,\s+(?=(?:although|though|whereas)\b)", re.IGNORECASE)
 
 
-def _clauses(passage: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
-    """The passage's statements as (start, end, statement): each sentence cut where its statements part."""
-    found: list[tuple[int, int, int]] = []
+def _clauses(passage: str, spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The passage's statements: each sentence cut where its statements part."""
+    found: list[tuple[int, int]] = []
     for start, end in spans:
         cuts = [start, *(start + m.end() for m in _PARTING.finditer(passage[start:end])), end]
-        found += [(a, b, len(found) + n) for n, (a, b) in enumerate((a, b) for a, b in zip(cuts, cuts[1:]) if a < b)]
+        found += [(a, b) for a, b in zip(cuts, cuts[1:]) if a < b]
     return found
 
 
-def _sentence(start: int, spans: list[tuple[int, int, int]]) -> int | None:
-    return next((k for a, b, k in spans if a <= start < b), None)
+def _sentence(start: int, spans: list[tuple[int, int]]) -> int | None:
+    return next((k for k, (a, b) in enumerate(spans) if a <= start < b), None)
 
 
 def _in_table(passage: str, start: int) -> bool:

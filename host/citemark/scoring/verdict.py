@@ -164,7 +164,7 @@ def _worked_out(alignment: Alignment) -> str:
 
 
 def _converted(alignment: Alignment) -> str:
-    """ " Figures in another unit: 72°F (it says: 22°C)." for a claim whose figures the passage gives so."""
+    """ " Figures in another unit or form: 72°F (it says: 22°C)." for a claim whose figures the passage gives so."""
     if not alignment.converted:
         return ""
     return " Figures in another unit or form: " + "; ".join(f"{ours.text} (it says: {theirs.text})"
