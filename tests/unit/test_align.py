@@ -527,6 +527,14 @@ RIVER = ("Salmon returned to the Ambrel in 1998. The Ambrel Way, a long-distance
          "river for 171 kilometres.")
 PRIZES = ("The men's winner receives €40,000 plus a €25,000 record bonus; the women's winner receives €40,000. Turnout "
           "at the expo was 52%.")
+WRECK = "The Calder sank off Rosscarn in 1911. Of the 212 people on board, 174 were rescued and 38 died."
+LICENCES = ("Historically, most, but not all, Velkor releases have been open source; the table lists them.\n"
+            "| Release | Year | Open source? |\n|---|---|---|\n| 2.0 | 2001 | yes |\nAll Velkor licences allow copying.")
+MUSEUM = ("The oldest object on display is the Dunmere astronomical clock, built in 1412. The largest is the Corrick "
+          "tower mechanism, which weighs 3.5 tonnes.")
+TRIAL = ("Side effects favoured lorvatide too. 7% of patients on pemorizine stopped treatment because of side effects, "
+         "compared with 3% on lorvatide.")
+VERSIONS = "Version 4.0 was released on 3 March 2024, replacing version 3.2, which had been released in 2021."
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -561,6 +569,21 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     # "respectively" pairs the lists off in order; the model numbers go with their names
     (LAPTOPS, "The Pexa Slim 15 and the Arlo Book 14 cost €629 and €599 respectively.", True),
     (LAPTOPS, "The Arlo Book 14 and the Pexa Slim 15 cost €629 and €599 respectively.", False),
+    # a figure the parser hangs elsewhere is still the subject of the verb it stands before
+    (WRECK, "Of the 212 people on board, 174 were rescued.", True),
+    (WRECK, "Of the 212 people on board the Calder, 38 were rescued.", False),
+    # a quantifier is said of its noun where the passage says it, and not where a negation turns it
+    (LICENCES, "Most Velkor releases have been open source.", True),
+    (LICENCES, "All Velkor releases have been open source.", False),
+    # a name before a noun's adjective qualifies that noun
+    (MUSEUM, "The oldest object on display is the Dunmere astronomical clock, built in 1412.", True),
+    (MUSEUM, "The oldest object on display is the Corrick astronomical clock, built in 1412.", False),
+    # a word matched elsewhere is read on its side of the comparison the sentence makes
+    (TRIAL, "7% of patients on pemorizine stopped treatment because of side effects.", True),
+    (TRIAL, "7% of patients on lorvatide stopped treatment because of side effects.", False),
+    # what the claim hangs on its verb by a preposition, the occurrence that holds its roles must hold
+    (VERSIONS, "Version 3.2 was released in 2021.", True),
+    (VERSIONS, "Version 4.0 was released in 2021.", False),
 ])
 def test_a_relation_holds_as_the_passage_states_it_and_not_otherwise(page, claim, complete):
     context = "Wendmore Foods reported its results. " + page + " " + PRIZES

@@ -263,7 +263,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                                                                  spans) if id(unit) not in placed]
     if not unmatched:  # who is who by word order (order.py), where the parse may be wrong
         ordered = (order.reversed_around(claim, passage, plain, passage_units, matches, claim_doc, passage_doc)
-                   + order.mixed_across(claim, passage, plain, claim_doc)
+                   + order.mixed_across(claim, passage, plain, passage_units, claim_doc)
                    + order.swapped_across(claim, passage, plain, passage_units, matches, claim_doc)
                    + order.figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
                                        _kind_of(passage_figures), matches)

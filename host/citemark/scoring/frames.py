@@ -70,9 +70,11 @@ def fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
     if not heads and not has_subject and verb.dep_ == "pcomp" and verb.head.dep_ == "prep" and \
             verb.head.head.pos_ in ("VERB", "AUX") and role == ("object" if _passive(verb) else "doer"):
         return fillers(verb.head.head, "object" if _passive(verb.head.head) else "doer", whole=whole)
-    if not heads and role == "doer" and not has_subject:
-        # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod)
-        heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT]
+    if not heads and role == ("object" if _passive(verb) else "doer") and not has_subject:
+        # a subject the small parser misreads as the verb's modifier ("Velde Civil funds …": "Civil" as amod),
+        # or hangs on a phrase before it ("Of the 212 people on board the Calder, *38* were rescued": "38" as an
+        # apposition of "Calder"): the noun or figure just before the verb's auxiliaries
+        heads = [c for c in verb.children if c.i < verb.i and c.dep_ in _MISREAD_SUBJECT] or _just_before(verb)
     found: set[int] = set()
     stack = list(heads)
     while stack:
@@ -82,6 +84,16 @@ def fillers(verb: Any, role: str, *, whole: bool = False) -> set[int]:
         found.add(token.i)
         stack += list(token.children) if whole else [c for c in token.children if c.dep_ in _JOINED]
     return found
+
+
+def _just_before(verb: Any) -> list[Any]:
+    """The noun, name or figure just before a verb's auxiliaries ("38 *were* rescued"), where the verb has some."""
+    auxiliaries = [c for c in verb.children if c.dep_ in ("aux", "auxpass") and c.i < verb.i]
+    if not auxiliaries:
+        return []
+    first = min(c.i for c in auxiliaries)
+    before = verb.doc[first - 1] if first > 0 else None
+    return [before] if before is not None and before.pos_ in ("NOUN", "PROPN", "NUM") else []
 
 
 def _passive(verb: Any) -> bool:
@@ -164,9 +176,12 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
         # excused only where the passage's structure for the verb is not read at all)
         read = {role for role in ("doer", "object") for t in occurrences
                 if any(units_at.get(passage_doc.start(t.doc[i])) for i in fillers(t, role, whole=True))}
+        held = _held_by(verb, pairs, passage_doc, occurrences)
         best: list[tuple[Any, Any | None]] | None = None
         for occurrence in occurrences or [None]:
-            failed = []
+            # a name or figure under the claim verb's preposition that another occurrence holds ("Version 4.0 was
+            # released on 3 March 2024, replacing version 3.2, which had been released *in 2021*")
+            failed = [(unit, None) for unit, holder in held if occurrence is not None and holder is not occurrence]
             for claim_unit, filler, role, parts in roles:
                 rival = _unconfirmed(claim_unit, filler, occurrence, role, role in read, passage_doc, units_at, names,
                                      matches, context)
@@ -181,6 +196,22 @@ def misbound(claim_doc: Parsed, passage_doc: Parsed, pairs: list[tuple[Any, Any]
         for claim_unit, rival in best or []:
             found.setdefault(claim_unit.start, (claim_unit, rival if rival is not None and not isinstance(rival, bool) else None))
     return list(found.values())
+
+
+def _held_by(verb: Any, pairs: list[tuple[Any, Any]], passage_doc: Parsed, occurrences: list[Any]) -> list[tuple[Any, Any]]:
+    """(claim unit, the occurrence of the verb that holds it) for each name or figure the claim hangs on its
+    verb by a preposition ("released in 2021") whose match the passage hangs on one of the verb's occurrences."""
+    found = []
+    for preposition in (c for c in verb.children if c.dep_ == "prep"):
+        for word in (g for g in preposition.children if g.dep_ == "pobj"):
+            unit = _claim_unit(word, pairs)
+            matched = next((p for c, p in pairs if c is unit), None)
+            token = passage_doc.token_at(matched.start) if matched is not None and unit.kind in ("name", "figure") else None
+            while token is not None and all(token is not o for o in occurrences) and token.head is not token:
+                token = token.head
+            if token is not None and any(token is o for o in occurrences):
+                found.append((unit, token))
+    return found
 
 
 def _in_compound_name(token: Any) -> bool:

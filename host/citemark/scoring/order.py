@@ -144,13 +144,15 @@ _CONTRAST = re.compile(r"(?<!rather )\b(?:than(?!\s+(?:about\s+|around\s+)?[\d£
 _STATING_SHARE = 2 / 3
 
 
-def mixed_across(claim: str, passage: str, pairs: list[tuple[Any, Any]],
+def mixed_across(claim: str, passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
                  claim_doc: Any = None) -> list[tuple[Any, Any | None]]:
     """Participants of a claim that says no comparison, taken from both sides of one the passage makes:
     "Rainfall in the east is about 1,900 mm" is not stated by "Rainfall is heavier in the west, at about
     1,900 mm, than in the east"; "Cetrafen causes drowsiness in 1 in 30 people" is not stated by "Cetrafen
     causes drowsiness in 1 in 10 people, against 1 in 30 for Loratel". What stands after the comparing
-    word is named (the claim's subject comes first on both sides)."""
+    word is named (the claim's subject comes first on both sides). A word or a name matched in another
+    sentence is read where the comparing sentence says it, if all it says of it stands on one side ("7% of
+    patients on lorvatide" against "7% … on pemorizine …, compared with 3% on lorvatide")."""
     said = _words(claim)
     found: list[tuple[Any, Any | None]] = []
     for start, end in _spans(passage):
@@ -159,13 +161,25 @@ def mixed_across(claim: str, passage: str, pairs: list[tuple[Any, Any]],
                 continue  # the claim compares too ("more effective than"): reversed_around reads it
             if sum(start <= p.start < end for _, p in pairs) < _STATING_SHARE * len(pairs):
                 continue  # the claim is stated mostly elsewhere ("Start using it 2 weeks before …")
-            inside = [(c, p) for c, p in pairs if _side(c, claim_doc) and start <= p.start < end]
+            inside = [(c, p if start <= p.start < end else _said_on_one_side(p, passage_units, start, end, contrast))
+                      for c, p in pairs if _side(c, claim_doc)]
+            inside = [(c, p) for c, p in inside if p is not None and start <= p.start < end]
             before = [(c, p) for c, p in inside if p.start < contrast.start()]
             after = [(c, p) for c, p in inside if p.start >= contrast.end()]
             if before and after:
                 found += [(c, next((p for d, p in before if d.kind == c.kind), None)) for c, _ in after
                           if all(c is not f for f, _ in found)]
     return found
+
+
+def _said_on_one_side(matched: Any, passage_units: list[Any], start: int, end: int, contrast: re.Match) -> Any | None:
+    """Where a comparing sentence (``start``–``end``) says a word or a name matched elsewhere, when it says it
+    on one side of its comparing word only; else None."""
+    if matched.kind not in ("word", "name"):
+        return None
+    there = [u for u in passage_units if u.key == matched.key and start <= u.start < end]
+    sides = {u.start < contrast.start() for u in there}
+    return there[0] if len(sides) == 1 else None
 
 
 #: Words that turn a relation round by themselves: a passive verb's agent, a noun's doer.

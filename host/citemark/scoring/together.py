@@ -55,6 +55,10 @@ _ASIDES = frozenset(["appos", "relcl", "acl", "advcl", "punct", "cc", "conj", "p
 _HOLDERS = frozenset(["NOUN", "PROPN", "ADJ"])
 _CLOCK = frozenset(["am", "pm", "a.m.", "p.m."])  # the unit of a time of day, which figures leave out
 _DEFINITE = frozenset(["the", "this", "that", "these", "those", "its", "their", "his", "her"])
+#: Determiners that say how many of a noun's things: said of that noun, in its sentence ("most, but not all, Python
+#: releases … . All Python licenses …" does not state "All Python releases").
+_QUANTIFIERS = frozenset(["all", "every", "each", "no", "most", "some", "both", "few", "many", "several", "any",
+                          "either", "neither"])
 #: Adverbs that place a statement in time or add to it, which a page says in another sentence freely.
 _LOOSE_ADVERBS = frozenset(["also", "still", "now", "only", "already", "just", "even", "then", "later", "currently",
                             "again", "too", "first", "once"])
@@ -86,14 +90,14 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
                     continue
                 (unit, other), (partner_unit, partner_other) = matched[id(token)], matched[id(partner)]
                 if unit is partner_unit or partner_unit.kind == "figure" and token.dep_ == "pobj" or \
-                        _in_table(passage, other.start) or _in_table(passage, partner_other.start):
+                        _in_table(passage, other.start) and _in_table(passage, partner_other.start):
                     continue  # "two years of treatment" is a time; a table's row and its heading are one statement
                 # a subject is read, with the rest of its group, in each statement of its predicate whose own
                 # subject stands for it ("It will not carry a railway" after "The crossing will carry …"), not in
                 # one whose subject is another ("…, replacing version 3.2, which had been released in 2021")
                 if subject:
                     subjects = [(_sentence(said.start, spans), there) for said in passage_units
-                                if said.key == partner_other.key and _stands_for(
+                                if said.key == partner_other.key and not _in_table(passage, said.start) and _stands_for(
                                     there := _subject_at(passage_doc, said.start), token, claimed, passage_doc)]
                     if any(there is None or not _phrase(token) <= _phrase(there) for _, there in subjects):
                         continue  # a pronoun, a description or a short form stands for the whole of the claim's subject
@@ -110,7 +114,7 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
     for group in together.groups():
         # each word may be read where the passage says it (a common word or a name may stand in several
         # places); a figure or a negation where it was matched
-        where = {id(u): _sentences(u, match_of[id(u)], passage_units, spans) | read_with.get(id(u), set())
+        where = {id(u): _sentences(u, match_of[id(u)], passage, passage_units, spans) | read_with.get(id(u), set())
                  for u in group}
         if set.intersection(*where.values()):
             continue
@@ -137,7 +141,11 @@ def _excused(token: Token, partner: Token, other: Any, partner_other: Any, passa
     """Whether a pair the passage gives in two sentences is still said together: a noun's own sentence
     goes on about it ("The crossing takes …") and names no other place under the claim's preposition, or
     a figure's noun is elided in the figure's sentence ("The second largest holds about 300."), or the
-    verb's sentence gives its object by a pronoun ("given it a rating")."""
+    verb's sentence gives its object by a pronoun ("given it a rating"). How many of a noun's things is
+    said of it where it is said, unless the passage's quantifier stands for the noun ("Both were detected")."""
+    if token.lower_ in _QUANTIFIERS:
+        said = passage_doc.token_at(other.start)
+        return said is not None and said.dep_ not in ("det", "predet", "amod")
     if partner.pos_ == "NOUN" and token.pos_ == "NUM" and _stands_alone(passage_doc.token_at(other.start)):
         return True
     if token.dep_ == "dobj":  # "had visited the month before and given it a rating": the object by a pronoun
@@ -159,9 +167,9 @@ def _excused(token: Token, partner: Token, other: Any, partner_other: Any, passa
 
 
 def _blame(unit: Any) -> int:
-    """Which unit of a group said apart to name first: a figure, a name or a negation, then a word (and
-    of two, the later: a qualifier follows what it qualifies)."""
-    return {"figure": 0, "name": 1, "negation": 2}.get(unit.kind, 3)
+    """Which unit of a group said apart to name first: a figure, a name, a negation or a quantifier, then a
+    word (and of two, the later: a qualifier follows what it qualifies)."""
+    return 2 if unit.text.lower() in _QUANTIFIERS else {"figure": 0, "name": 1, "negation": 2}.get(unit.kind, 3)
 
 
 class _Groups:
@@ -198,8 +206,10 @@ def _partners(token: Token) -> list[tuple[Token, bool]]:
     if token.dep_ in _SUBJECTS and (said := _said_of(head)) is not None:
         found.append((said, True))
     if token.dep_ == "amod" and token.pos_ == "ADJ" or token.dep_ == "nummod" and token.pos_ == "NUM" or \
-            token.dep_ in ("poss", "compound") and token.pos_ in ("NOUN", "PROPN", "ADJ"):
-        found.append((head, False))  # "the south wing", "24 novels", "the league's top scorer", "the east stand"
+            token.dep_ in ("poss", "compound", "nmod") and token.pos_ in ("NOUN", "PROPN", "ADJ") or \
+            token.dep_ in ("det", "predet", "amod") and token.lower_ in _QUANTIFIERS:
+        # "the south wing", "24 novels", "the league's top scorer", "the east stand", "all Python releases"
+        found.append((head, False))
     if token.dep_ == "advmod" and token.pos_ == "ADV" and head.pos_ == "VERB" and token.lower_ not in _LOOSE_ADVERBS:
         found.append((head, False))  # "tested overall"
     if token.dep_ == "pobj" and head.dep_ == "prep" and (
@@ -326,11 +336,18 @@ def _phrase(noun: Token) -> set[str]:
     return {stem(t.text.lower()) for t in words if t.pos_ in _CONTENT}
 
 
-def _sentences(unit: Any, other: Any, passage_units: list[Any], spans: list[tuple[int, int]]) -> set[int]:
+def _sentences(unit: Any, other: Any, passage: str, passage_units: list[Any], spans: list[tuple[int, int]]) -> set[int]:
     """The passage statements where ``unit`` may be read: where its match ``other`` stands, and, for a
-    word or a name, where the passage says it again (by its key)."""
+    word or a name, where the passage says it again (by its key); a quantifier not where a negation
+    turns it ("most, but not all, Python releases")."""
     alike = [u for u in passage_units if u.key == other.key] if unit.kind in ("word", "name") else []
+    if other.text.lower() in _QUANTIFIERS:
+        alike = [u for u in alike if not _NEGATED_BEFORE.search(passage, 0, u.start)]
     return {k for u in [other, *alike] for k, (a, b) in enumerate(spans) if a <= u.start < b}
+
+
+#: A negation just before a word: "not all", "never every".
+_NEGATED_BEFORE = re.compile(r"\b(?:not|never|n['’]t)\s*$", re.IGNORECASE)
 
 
 #: Where a sentence's statements part: a semicolon, and a concession after a comma (to the statement's end):
