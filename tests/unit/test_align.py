@@ -535,6 +535,12 @@ MUSEUM = ("The oldest object on display is the Dunmere astronomical clock, built
 TRIAL = ("Side effects favoured lorvatide too. 7% of patients on pemorizine stopped treatment because of side effects, "
          "compared with 3% on lorvatide.")
 VERSIONS = "Version 4.0 was released on 3 March 2024, replacing version 3.2, which had been released in 2021."
+BONDS = ("The maximum bond depends on the fee. If the yearly fee is under €20,000, the bond cannot be more than four "
+         "weeks' fee. If the yearly fee is €20,000 or more, the cap is seven weeks' fee.")
+FARMS = ("Energy in Orlund\n| Wind farms in service | 140 (2025) |\n| Wind farms under construction | 6 (2025) |\n"
+         "| Wind farms closed for good | 31 (2025) |")
+FIGURES = ("| Kestle Bank: key figures |  |  |\n|---|---|---|\n|  | 2026 | 2025 |\n|---|---|---|\n"
+           "| Net interest income | £1.06bn | £982m |")
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -584,9 +590,16 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     # what the claim hangs on its verb by a preposition, the occurrence that holds its roles must hold
     (VERSIONS, "Version 3.2 was released in 2021.", True),
     (VERSIONS, "Version 4.0 was released in 2021.", False),
+    # a passage subject stands for the claim's only in the claim subject's own words ("the yearly fee" is no "bond")
+    (BONDS, "If the yearly fee is €20,000 or more, the cap is seven weeks' fee.", True),
+    (BONDS, "If the yearly fee is under €20,000, the bond can be up to seven weeks' fee.", False),
+    # two rows of a table are two statements (a row and its heading are one)
+    (FARMS, "Orlund had 6 wind farms under construction in 2025.", True),
+    (FARMS, "Orlund had 31 wind farms under construction in 2025.", False),
+    (FIGURES, "Kestle Bank's net interest income for 2026 was £1,060 million.", True),
 ])
 def test_a_relation_holds_as_the_passage_states_it_and_not_otherwise(page, claim, complete):
-    context = "Wendmore Foods reported its results. " + page + " " + PRIZES
+    context = "Wendmore Foods reported its results. Orlund. " + page + " " + PRIZES
     assert align(claim, page, subject_context=context).complete is complete
 
 

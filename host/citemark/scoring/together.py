@@ -90,12 +90,14 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
                     continue
                 (unit, other), (partner_unit, partner_other) = matched[id(token)], matched[id(partner)]
                 if unit is partner_unit or partner_unit.kind == "figure" and token.dep_ == "pobj" or \
-                        _in_table(passage, other.start) and _in_table(passage, partner_other.start):
+                        _row_and_heading(passage, other.start, partner_other.start):
                     continue  # "two years of treatment" is a time; a table's row and its heading are one statement
                 # a subject is read, with the rest of its group, in each statement of its predicate whose own
                 # subject stands for it ("It will not carry a railway" after "The crossing will carry …"), not in
                 # one whose subject is another ("…, replacing version 3.2, which had been released in 2021")
-                if subject:
+                if _in_table(passage, other.start) and _in_table(passage, partner_other.start):
+                    pass  # two rows of a table: each is read as it stands, no page around to go on about it
+                elif subject:
                     subjects = [(_sentence(said.start, spans), there) for said in passage_units
                                 if said.key == partner_other.key and not _in_table(passage, said.start) and _stands_for(
                                     there := _subject_at(passage_doc, said.start), token, claimed, passage_doc)]
@@ -215,10 +217,22 @@ def _partners(token: Token) -> list[tuple[Token, bool]]:
     if token.dep_ == "pobj" and head.dep_ == "prep" and (
             head.head.pos_ in _HOLDERS or token.pos_ == "PROPN" and head.head.pos_ == "VERB"):
         found.append((head.head, False))  # "app across all categories", "largest in the country", "call at Marston"
+    elif token.dep_ == "pobj" and head.dep_ == "prep" and (hung := _object_before(head)) is not None:
+        found.append((hung, False))  # "had 27 reactors under construction": the parser's guess hangs it on "had"
     if token.dep_ in ("neg", "dobj", "relcl") or token.dep_ == "npadvmod" and head.pos_ == "ADP":
         # "will not call", "upheld … claim", "the first release that will support", "12 days after booking"
         found.append((head, False))
     return found
+
+
+def _object_before(preposition: Token) -> Token | None:
+    """The verb's object that a preposition hung on the verb follows at once ("had 27 reactors *under*
+    construction"): whether the phrase qualifies the verb or its object is the parser's guess."""
+    verb = preposition.head
+    if verb.pos_ != "VERB":
+        return None
+    return next((c for c in verb.children if c.dep_ == "dobj" and c.i < preposition.i
+                 and max(t.i for t in c.subtree) == preposition.i - 1), None)
 
 
 def _figure_holder(token: Token, matched: dict[int, tuple[Any, Any]]) -> list[tuple[Token, bool]]:
@@ -262,8 +276,8 @@ def _about(subject: Token | None, claimed: set[str], claim_word: Token) -> bool:
     if subject is None:
         return True
     phrase = _phrase(subject)
-    if phrase <= claimed:
-        return True
+    if phrase <= claimed and (not phrase or phrase & _phrase(claim_word)):
+        return True  # a pronoun, or words of the claim's own noun ("the annual rent" stands for no "deposit")
     definite = any(c.dep_ in ("det", "poss") and c.lower_ in _DEFINITE for c in subject.children)
     return len(phrase) == 1 and subject.pos_ == "NOUN" and definite and (
         claim_word.pos_ == "PROPN" or stem(subject.lower_) == stem(claim_word.lower_))
@@ -369,5 +383,27 @@ def _sentence(start: int, spans: list[tuple[int, int]]) -> int | None:
 
 
 def _in_table(passage: str, start: int) -> bool:
-    line = passage[passage.rfind("\n", 0, start) + 1 :]
-    return line.lstrip().startswith("|")
+    return _line_start(passage, start) is not None
+
+
+def _line_start(passage: str, start: int) -> int | None:
+    """Where the table row holding ``start`` begins; None outside a table."""
+    begin = passage.rfind("\n", 0, start) + 1
+    return begin if passage[begin:].lstrip().startswith("|") else None
+
+
+def _row_and_heading(passage: str, a: int, b: int) -> bool:
+    """Whether two places are a table's row and one of its headings (its first row, or a row over a
+    "|---|" rule), which say one statement. Two other rows are two statements: "| Reactors under
+    construction | 2 |" and "| Reactors shut down | 27 |" do not say 27 under construction."""
+    rows = (_line_start(passage, a), _line_start(passage, b))
+    if None in rows or rows[0] == rows[1]:
+        return False
+    first = min(rows)
+    while first > 0 and (before := _line_start(passage, first - 1)) is not None:
+        first = before
+    return any(row == first or (end := passage.find("\n", row)) >= 0 and _RULE.match(passage, end + 1) for row in rows)
+
+
+#: The rule under a table's heading row: "|---|---|".
+_RULE = re.compile(r"\s*\|\s*:?-{3,}")
