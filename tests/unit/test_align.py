@@ -541,6 +541,8 @@ FARMS = ("Energy in Orlund\n| Wind farms in service | 140 (2025) |\n| Wind farms
          "| Wind farms closed for good | 31 (2025) |")
 FIGURES = ("| Kestle Bank: key figures |  |  |\n|---|---|---|\n|  | 2026 | 2025 |\n|---|---|---|\n"
            "| Net interest income | £1.06bn | £982m |")
+LAKES = "Lake Orvell is the largest natural lake in Cardenshire; the Dunmoor reservoir holds more water."
+BATTLE = "Harnish infantry played a key part in the defeat of Tolvan cavalry at Bray in 1643."
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -597,6 +599,12 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (FARMS, "Orlund had 6 wind farms under construction in 2025.", True),
     (FARMS, "Orlund had 31 wind farms under construction in 2025.", False),
     (FIGURES, "Kestle Bank's net interest income for 2026 was £1,060 million.", True),
+    # a superlative ranks in the class its noun's words set
+    (LAKES, "Lake Orvell is the largest natural lake in Cardenshire.", True),
+    (LAKES, "Lake Orvell is the largest lake in Cardenshire.", False),
+    # a verb said as its event noun keeps the doer before it and the object after "of"
+    (BATTLE, "Harnish infantry defeated Tolvan cavalry at Bray in 1643.", True),
+    (BATTLE, "Tolvan cavalry defeated Harnish infantry at Bray in 1643.", False),
 ])
 def test_a_relation_holds_as_the_passage_states_it_and_not_otherwise(page, claim, complete):
     context = "Wendmore Foods reported its results. Orlund. " + page + " " + PRIZES

@@ -63,6 +63,7 @@ from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.phrasal import pair_phrasal
 from citemark.scoring.quantities import Quantity, bound_kept, comparable, hedge_start, parse_quantities, same_quantity
+from citemark.scoring.scope import narrowing
 from citemark.scoring.segment import sentences
 from citemark.scoring.together import said_apart
 from citemark.scoring.worked import Worked, compared_otherwise, worked_comparisons
@@ -247,7 +248,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser, claim_doc,
                                               passage_doc)
         pairs += paraphrased
-    modifiers = _unmatched_modifiers(passage, passage_units, used)
+    modifiers = sorted({m[0].start: m for m in _unmatched_modifiers(passage, passage_units, used)
+                        + narrowing(passage_doc, passage_units, used)}.values(), key=lambda m: m[0].start)
     wrong: list[tuple[Unit, Unit | None]] = []  # matched units the passage puts in another relation
     matches = functools.partial(_matches, claim_figures=claim_figures, passage_figures=passage_figures)
     # a converse's participants are read by its mapping of roles, not by their sides or prepositions

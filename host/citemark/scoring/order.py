@@ -196,10 +196,20 @@ def _anchor(anchor: Any, passage_anchor: Any, claim_doc: Any, passage_doc: Any) 
     token, other = claim_doc.token_at(anchor.start), passage_doc.token_at(passage_anchor.start)
     # the same word read in two parts of speech is the parser's doing ("converts" as a noun), not a rewording
     same_word = anchor.text.lower() == passage_anchor.text.lower()
-    if token is None or other is None or (token.pos_ != other.pos_ and not same_word) or not (
-            {token.pos_, other.pos_} & {"VERB", "NOUN", "ADJ"}):
+    if token is None or other is None or not ({token.pos_, other.pos_} & {"VERB", "NOUN", "ADJ"}):
+        return False
+    if token.pos_ != other.pos_ and not same_word and not _event_of(token, other):
         return False
     return not _voiced(token) and not _voiced(other)
+
+
+def _event_of(verb: Any, noun: Any) -> bool:
+    """Whether a passage noun says the claim's verb as its event, with what the verb acts on after "of" and no
+    possessor or "by" to name its doer ("the defeat of Japanese troops" for "defeated"): the doer stands
+    before it and the object after, as around the verb. Not a noun of the doer ("the founder of …")."""
+    return verb.pos_ == "VERB" and noun.pos_ == "NOUN" and noun.lemma_.lower() == verb.lemma_.lower() and any(
+        c.dep_ == "prep" and c.lower_ == "of" for c in noun.children) and not any(
+        c.dep_ == "poss" or c.dep_ == "prep" and c.lower_ == "by" for c in noun.children)
 
 
 def _voiced(word: Any) -> bool:

@@ -1,0 +1,49 @@
+"""What narrows a superlative: the words that set the class it ranks in.
+
+"Japan's longest-serving post-war prime minister" does not state "Japan's longest-serving prime
+minister": the longest-serving of all prime ministers may be another. So a passage superlative the
+alignment matched ("longest", "largest", "most") stands for the claim's only with every word that
+qualifies the noun it ranks ("post-war", "freshwater" of "the largest freshwater lake"): a word of
+that noun's own phrase, before it, that no claim word matched is a modifier the claim leaves out.
+Read on the passage's parse; without one nothing is read.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["narrowing"]
+
+#: The parser's tags of a superlative adjective or adverb ("largest", "most", "longest").
+_SUPERLATIVE = frozenset(["JJS", "RBS"])
+#: How a word qualifies the noun a superlative ranks, or the superlative itself on its way up to it.
+_QUALIFYING = frozenset(["amod", "compound", "nmod", "npadvmod", "advmod", "hmod", "punct"])
+
+
+def narrowing(passage_doc: Any, units: list[Any], used: dict[int, Any]) -> list[tuple[Any, int]]:
+    """(passage unit, index of the noun's unit) for each unmatched word that narrows a matched passage
+    superlative's noun: "post-war" of "the longest-serving post-war prime minister"."""
+    if passage_doc is None:
+        return []
+    index_at = {unit.start: k for k, unit in enumerate(units)}
+    found: dict[int, tuple[Any, int]] = {}
+    for j in used:
+        token = passage_doc.token_at(units[j].start)
+        if token is None or token.tag_ not in _SUPERLATIVE:
+            continue
+        chain = {token.i}
+        noun = token
+        while noun.pos_ not in ("NOUN", "PROPN") and noun.dep_ in _QUALIFYING and noun.head is not noun:
+            noun = noun.head
+            chain.add(noun.i)
+        noun_index = index_at.get(passage_doc.start(noun))
+        if noun.pos_ not in ("NOUN", "PROPN") or noun_index is None or noun_index not in used:
+            continue
+        for child in noun.children:
+            if child.i > noun.i or child.i in chain or child.dep_ not in _QUALIFYING - {"punct", "advmod"}:
+                continue
+            for word in child.subtree:
+                k = index_at.get(passage_doc.start(word))
+                if k is not None and k not in used and units[k].kind in ("word", "name"):
+                    found.setdefault(k, (units[k], noun_index))
+    return [found[k] for k in sorted(found)]
