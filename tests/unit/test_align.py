@@ -543,6 +543,9 @@ FIGURES = ("| Kestle Bank: key figures |  |  |\n|---|---|---|\n|  | 2026 | 2025 
            "| Net interest income | £1.06bn | £982m |")
 LAKES = "Lake Orvell is the largest natural lake in Cardenshire; the Dunmoor reservoir holds more water."
 BATTLE = "Harnish infantry played a key part in the defeat of Tolvan cavalry at Bray in 1643."
+PORTS = ("Each laptop has two USB-C ports and a headphone jack. The Vanta 15 adds an HDMI port and a card reader, "
+         "neither of which is available on the Vanta 13.\n| Vanta 13 and Vanta 15 at a glance |  |  |\n|---|---|---|\n"
+         "|  | Vanta 13 | Vanta 15 |\n")
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -599,6 +602,9 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (FARMS, "Orlund had 6 wind farms under construction in 2025.", True),
     (FARMS, "Orlund had 31 wind farms under construction in 2025.", False),
     (FIGURES, "Kestle Bank's net interest income for 2026 was £1,060 million.", True),
+    # the claim is read in the fewest sentences that hold it, not wherever a negation is left out
+    (PORTS, "The Vanta 15 has a card reader.", True),
+    (PORTS, "The Vanta 13 has a card reader.", False),
     # a superlative ranks in the class its noun's words set
     (LAKES, "Lake Orvell is the largest natural lake in Cardenshire.", True),
     (LAKES, "Lake Orvell is the largest lake in Cardenshire.", False),

@@ -91,7 +91,7 @@ _EXCEPTING = frozenset(["except", "excluding", "save"])  # after the word they e
 _ATTRIBUTIONS = frozenset(["reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored"])
 #: How many words before a passage word its modifiers may stand ("not at run time": three).
 MODIFIER_REACH = 3
-_CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013]|[.!?](?:\s|$)|\s-\s|\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013\n]|[.!?](?:\s|$)|\s-\s|\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b", re.IGNORECASE)
 
 #: Groups of words that state the same thing in running text. Kept short and exact: a
 #: pair here lets a claim be "supported" on the passage's word, so each must hold both ways.
@@ -385,8 +385,10 @@ def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: 
              spans: list[tuple[int, int]]) -> tuple[list[tuple[Unit, Unit]], list[Unit], dict[int, Unit]]:
     """The claim read where the passage states it most fully: of the readings that start in the passage's
     first match and in the sentences where most claim units find one (``ANCHORS``), the one that leaves
-    fewest claim units and passage modifiers unaccounted for, then the most compact ("- Wickmoor will keep
-    a half-hourly service", not the "no longer stop at Wickmoor" of the line before)."""
+    fewest claim units unaccounted for, in the fewest sentences (a negation the claim leaves out is no
+    reason to read a name in a table's heading instead: "neither of which is available on the Lumen 14"),
+    with the fewest passage modifiers left over, then the most compact ("- Wickmoor will keep a half-hourly
+    service", not the "no longer stop at Wickmoor" of the line before)."""
     candidates_of = {id(unit): [j for j, other in enumerate(passage_units)
                                 if _matches(unit, other, claim_figures, passage_figures)] for unit in claim_units}
     counts = [sum(any(start <= passage_units[j].start < end for j in found) for found in candidates_of.values())
@@ -397,7 +399,8 @@ def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: 
     for anchor in anchors:
         reading = _read_at(anchor, claim_units, passage_units, candidates_of, spans)
         used = reading[2]
-        cost = (len(reading[1]), len(_unmatched_modifiers(passage, passage_units, used)),
+        cost = (len(reading[1]), len({k for j in used for k, (a, b) in enumerate(spans) if a <= passage_units[j].start < b}),
+                len(_unmatched_modifiers(passage, passage_units, used)),
                 max((u.start for u in (passage_units[j] for j in used)), default=0)
                 - min((u.start for u in (passage_units[j] for j in used)), default=0))
         if best_cost is None or cost < best_cost:
