@@ -546,6 +546,8 @@ BATTLE = "Harnish infantry played a key part in the defeat of Tolvan cavalry at 
 PORTS = ("Each laptop has two USB-C ports and a headphone jack. The Vanta 15 adds an HDMI port and a card reader, "
          "neither of which is available on the Vanta 13.\n| Vanta 13 and Vanta 15 at a glance |  |  |\n|---|---|---|\n"
          "|  | Vanta 13 | Vanta 15 |\n")
+MILESTONES = ("- March 2031 - Corvid 2.4 adds offline sync and a new editor. Webhooks also appear for the first time.\n"
+              "- May 2031 - In Corvid 2.6, the old reporting API is removed.")
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -605,6 +607,9 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     # the claim is read in the fewest sentences that hold it, not wherever a negation is left out
     (PORTS, "The Vanta 15 has a card reader.", True),
     (PORTS, "The Vanta 13 has a card reader.", False),
+    # a numbered name sets the scene where it is said last before what happens in it
+    (MILESTONES, "Webhooks appeared for the first time in Corvid 2.4.", True),
+    (MILESTONES, "Webhooks appeared for the first time in Corvid 2.6.", False),
     # a superlative ranks in the class its noun's words set
     (LAKES, "Lake Orvell is the largest natural lake in Cardenshire.", True),
     (LAKES, "Lake Orvell is the largest lake in Cardenshire.", False),

@@ -141,7 +141,8 @@ def _stands_for(subject: Token | None, claim_subject: Token, claimed: set[str], 
 def _excused(token: Token, partner: Token, other: Any, partner_other: Any, passage_doc: Any,
              passage_units: list[Any], claimed: set[str]) -> bool:
     """Whether a pair the passage gives in two sentences is still said together: a noun's own sentence
-    goes on about it ("The crossing takes …") and names no other place under the claim's preposition, or
+    goes on about it ("The crossing takes …") and names no other place under the claim's preposition (a
+    numbered name sets the scene where it is said last before), or
     a figure's noun is elided in the figure's sentence ("The second largest holds about 300."), or the
     verb's sentence gives its object by a pronoun ("given it a rating"). How many of a noun's things is
     said of it where it is said, unless the passage's quantifier stands for the noun ("Both were detected")."""
@@ -154,8 +155,14 @@ def _excused(token: Token, partner: Token, other: Any, partner_other: Any, passa
         return any(t.dep_ in ("dobj", "dative") and t.pos_ == "PRON" for said in passage_units
                    if said.key == partner_other.key and (verb := passage_doc.token_at(said.start)) is not None
                    for t in verb.doc if t.sentence_start == verb.sentence_start)
+    if token.dep_ == "pobj" and token.pos_ == "PROPN" and any(c.dep_ == "nummod" for c in token.children):
+        # a numbered name sets the scene where it is said last before what happens in it: "Kubernetes 1.5 introduces
+        # … . OpenAPI also appears …" is not set in the "Kubernetes 1.7" of a later sentence
+        before = [u for u in passage_units if u.key == other.key and u.start < partner_other.start]
+        if not before or before[-1] is not other:
+            return False
     if partner.pos_ == "VERB" and token.dep_ == "pobj" and token.pos_ == "PROPN":
-        # "completed in 1889 … in Paris": the page sets the scene in a sentence of its own, unless a clause of
+        # "In Paris … completed in 1889": the page sets the scene in a sentence of its own, unless a clause of
         # the verb names another place under the claim's preposition ("will not call at Brindle Halt")
         verbs = [v for u in passage_units if u.key == partner_other.key and (v := passage_doc.token_at(u.start))]
         return not any(_rival_in(verb, token.head.lower_, claimed) for verb in verbs)
