@@ -548,6 +548,9 @@ PORTS = ("Each laptop has two USB-C ports and a headphone jack. The Vanta 15 add
          "|  | Vanta 13 | Vanta 15 |\n")
 MILESTONES = ("- March 2031 - Corvid 2.4 adds offline sync and a new editor. Webhooks also appear for the first time.\n"
               "- May 2031 - In Corvid 2.6, the old reporting API is removed.")
+MACHINES = "Casavel makes three coffee machines. The Duo and the Tre cost €599 and €829 respectively."
+PUNCTUALITY = "Norlund Air was on time on 88% of Caddon flights and SkyVerra on 79%, mainly because of late aircraft."
+LEVY = "The levy rate applies to the whole rent, not only the part above each threshold."
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -610,6 +613,15 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     # a numbered name sets the scene where it is said last before what happens in it
     (MILESTONES, "Webhooks appeared for the first time in Corvid 2.4.", True),
     (MILESTONES, "Webhooks appeared for the first time in Corvid 2.6.", False),
+    # one name and one figure taken from two lists a "respectively" pairs off are taken at the same place
+    (MACHINES, "The Tre costs €829.", True),
+    (MACHINES, "The Duo costs €829.", False),
+    # a clause that also names someone the claim does not is theirs, where the claim's names have their own
+    (PUNCTUALITY, "Norlund Air was on time on 88% of its Caddon flights.", True),
+    (PUNCTUALITY, "SkyVerra was on time on 88% of its Caddon flights.", False),
+    # "not only" is a degree, unless it denies the claim's own "only"
+    (LEVY, "The levy rate applies to the part of the rent above each threshold.", True),
+    (LEVY, "The levy rate applies only to the part of the rent above each threshold.", False),
     # a superlative ranks in the class its noun's words set
     (LAKES, "Lake Orvell is the largest natural lake in Cardenshire.", True),
     (LAKES, "Lake Orvell is the largest lake in Cardenshire.", False),

@@ -300,6 +300,8 @@ def test_a_false_claim_is_found_out(claim, evidence, kind):
          "who took part by post."),
         ("Savers who don't want to move their money again may prefer the Easy Saver.",  # a typographic apostrophe
          "Savers who don’t want to move their money again may prefer the Easy Saver, which pays 4.20%."),
+        ("Dogs are banned from the beach in summer.",  # an opposite under a negation says the claim's word
+         "From May to September dogs are not allowed on the beach."),
     ],
 )
 def test_a_true_claim_is_left_alone(claim, evidence):

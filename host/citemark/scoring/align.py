@@ -271,7 +271,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                                        _kind_of(passage_figures), matches)
                    + order.owned_by_another(passage, plain, passage_units, matches)
                    + order.named_otherwise(claim, passage, plain, passage_units, _name_spans(claim), _name_spans(passage))
-                   + order.respectively_crossed(claim, passage, plain)
+                   + order.respectively_crossed(claim, passage, plain, passage_units)
                    + order.changed_end(claim, passage, plain)
                    + compared_otherwise(claim, passage, plain, comparisons)
                    + order.equated_apart(claim_doc, passage, plain, passage_units, matches))
@@ -614,9 +614,9 @@ def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit])
                          or (word in _PARTS or units[k].kind == "figure") and after == " of ")  # "3 of the 12"
             if k in used or not qualifies:
                 continue
-            if word in ("no", "not") and k + 1 < len(units) and units[k + 1].text.lower() in (
+            if word in ("no", "not") and k + 1 < len(units) and k + 1 not in used and units[k + 1].text.lower() in (
                     "only", "just", "merely", "simply", "later", "earlier", "less", "more", "fewer"):
-                continue  # "not only", "no later than": a degree, not a denial
+                continue  # "not only", "no later than": a degree, not a denial (unless it denies the claim's "only")
             found.setdefault(k, (units[k], j))
         if j + 1 < len(units) and j + 1 not in used and units[j + 1].text.lower() in _EXCEPTING and not _CLAUSE_BREAK.search(
                 passage[units[j].end:units[j + 1].start]):

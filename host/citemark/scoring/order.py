@@ -315,6 +315,12 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
         return []
     named = [(u.start, u.end) for u in passage_units if u.kind == "name"]
     clauses = {_clause_with_apposition(passage, matched.start, named) for matched in names}
+    # a clause that also names someone the claim does not is theirs, where the claim's own names have a clause
+    # of their own: "Norlund Air was on time on 88% of Caddon flights and SkyVerra on 79%" gives SkyVerra 79%
+    claimed = {matched.key for matched in names}
+    own = {(start, end) for start, end in clauses if all(u.key in claimed for u in passage_units
+                                                         if u.kind == "name" and start <= u.start < end)}
+    clauses = own or clauses
     found = []
     for unit, _ in pairs:
         kind = claim_kind(unit) if unit.kind == "figure" else None
@@ -396,12 +402,15 @@ def named_otherwise(claim: str, passage: str, pairs: list[tuple[Any, Any]], pass
     return found
 
 
-def respectively_crossed(claim: str, passage: str, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
+def respectively_crossed(claim: str, passage: str, pairs: list[tuple[Any, Any]],
+                         passage_units: list[Any]) -> list[tuple[Any, Any]]:
     """Two lists a "respectively" pairs off, paired otherwise in the passage: "The Arlo and the Pexa cost
     €629 and €599 respectively" against "the Arlo and the Pexa … cost €599 and €629 respectively". Each
     list is the claim's names, or its figures, in the sentence that says "respectively"; the passage
-    must give the two lists in the same order to each other, in its own sentence that says it."""
-    found = []
+    must give the two lists in the same order to each other, in its own sentence that says it. A claim
+    that takes one name and one figure from the passage's lists takes them at the same place: "The Duo
+    costs €829" is not stated by "The Duo and the Tre cost €599 and €829 respectively"."""
+    found = _one_from_each(passage, pairs, passage_units)
     for start, end in _spans(claim):
         if not _RESPECTIVELY.search(claim[start:end]):
             continue
@@ -424,6 +433,28 @@ def respectively_crossed(claim: str, passage: str, pairs: list[tuple[Any, Any]])
 
 
 _RESPECTIVELY = re.compile(r"\brespectively\b", re.IGNORECASE)
+
+
+def _one_from_each(passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any]) -> list[tuple[Any, Any]]:
+    """(claim figure, the passage figure at its name's place) where a claim name and figure are matched in a
+    passage sentence that pairs a list of names with a list of figures by "respectively"."""
+    found = []
+    for figure, matched in ((u, m) for u, m in pairs if u.kind == "figure"):
+        start, end = _sentence_of(passage, matched.start)
+        said = _RESPECTIVELY.search(passage, start, end)
+        if said is None or matched.start > said.start():
+            continue
+        figures = [u for u in passage_units if u.kind == "figure" and start <= u.start < said.start()]
+        runs: list[list[Any]] = []  # the names, each of its words ("the Casavel Duo")
+        for unit in (u for u in passage_units if u.kind == "name" and start <= u.start < figures[0].start):
+            if runs and not passage[runs[-1][-1].end:unit.start].strip(" -"):
+                runs[-1].append(unit)
+            else:
+                runs.append([unit])
+        places = {k for _, name in pairs for k, run in enumerate(runs) if any(name is n for n in run)}
+        if len(runs) == len(figures) and len(places) == 1 and figures[place := places.pop()] is not matched:
+            found.append((figure, figures[place]))
+    return found
 
 
 #: The preposition just before a figure that says which end of a change it is (a hedge or currency between).

@@ -155,7 +155,9 @@ def neighbours(tokens: list[Token], i: int, aligned: dict[int, list[int]], step:
 # ------------------------------------------------------------------------------- negation scope
 
 NEGATORS = frozenset(["not", "no", "never", "none", "neither", "nor", "without", "cannot", "lacks", "lack",
-                      "lacked", "lacking", "nobody", "nothing", "nowhere", "n't", "absent"])
+                      "lacked", "lacking", "nobody", "nothing", "nowhere", "n't", "absent",
+                      # "banned" is "not allowed": a claim that says one agrees with a source that says the other
+                      "banned", "prohibited", "forbidden"])
 #: Multi-word negators, as lower-case word sequences.
 PHRASES = (("no", "longer"), ("rather", "than"), ("instead", "of"), ("far", "from"), ("fails", "to"),
            ("failed", "to"), ("fail", "to"), ("unable", "to"), ("refused", "to"), ("refuses", "to"),

@@ -89,6 +89,7 @@ def opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[
                        common: frozenset[str] = frozenset()) -> list[str]:
     claim_stems = {t.stem for t in claim}
     evidence_stems = {t.stem for t in evidence}
+    claim_scopes, evidence_scopes = grammar.negation_scopes(claim), grammar.negation_scopes(evidence)
     found = []
     for i, word in enumerate(claim):
         if word.stem not in _OPPOSITE or _OPPOSITE[word.stem] & claim_stems:
@@ -99,6 +100,8 @@ def opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[
         for j, other in enumerate(evidence):
             if other.stem not in _OPPOSITE[word.stem] or other.stem in claim_stems:
                 continue
+            if _negated(evidence_scopes, j) != _negated(claim_scopes, i):
+                continue  # "not allowed" says "banned": an opposite under a negation the claim's word lacks agrees
             before, after = grammar.neighbours(claim, i, aligned, -1), grammar.neighbours(claim, i, aligned, +1)
             near = [k for k in before + after for j2 in aligned[k]
                     if abs(j2 - j) <= OPPOSITE_REACH and evidence[j2].clause == other.clause]
@@ -114,6 +117,10 @@ def opposite_conflicts(claim: list[Token], evidence: list[Token], aligned: dict[
             found.append(f"{word.text} ≠ {other.text}")
             break
     return sorted(set(found))
+
+
+def _negated(scopes: list[tuple[int, int, str]], index: int) -> bool:
+    return any(first <= index <= last for first, last, _ in scopes)
 
 
 def _subject_moved(claim: list[Token], i: int, evidence: list[Token], common: frozenset[str]) -> list[str]:
