@@ -634,6 +634,21 @@ def test_a_relation_holds_as_the_passage_states_it_and_not_otherwise(page, claim
     assert align(claim, page, subject_context=context).complete is complete
 
 
+@pytest.mark.parametrize(("claim", "complete"), [
+    ("Ilse Marrow served as mayor of Kettering Vale for 19 years.", True),
+    ("Ilse Marrow served as mayor of Kettering Vale for about 20 years.", True),  # a hedge admits a year
+    ("Ilse Marrow served as mayor of Kettering Vale for 18 years.", False),
+    ("Ilse Marrow chaired the parks committee for 19 years.", False),  # the range is the mayoralty's
+])
+def test_a_number_of_years_is_worked_out_from_the_range_that_follows_the_claims_words(claim, complete):
+    page = ("Ilse Marrow served as mayor of Kettering Vale from 1952 to 1971 and chaired the parks committee from "
+            "1947 to 1952.")
+    alignment = align(claim, page, subject_context=page)
+    assert alignment.complete is complete
+    if complete:
+        assert [(ours.text, theirs.text) for ours, theirs in alignment.converted][-1][1] == "1952 to 1971"
+
+
 @needs_parser
 def test_a_figure_in_another_unit_is_recorded_and_keeps_its_noun_with_the_claim():
     """"22°C" says the claim's "72°F": the words of a figure the claim's figure matches are the claim's own, so

@@ -57,7 +57,7 @@ from citemark.scoring.converses import crossed, pair_converses
 from citemark.scoring.descriptions import DEFINITE, stands_for
 from citemark.scoring.frames import Parsed, misbound, parsed
 from citemark.scoring.guards import name_forms, name_spans
-from citemark.scoring.implied import by_comparison, by_measure
+from citemark.scoring.implied import by_comparison, by_measure, by_span
 from citemark.scoring.language import WORD
 from citemark.scoring.lexical import stem
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
@@ -238,6 +238,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         unmatched = _named_elsewhere(claim, unmatched, pairs, passage_units, used, subject_context, passage, claim_doc)
         unmatched = by_measure(claim, unmatched, pairs, claim_figures, passage, spans)
         pairs, unmatched, worked = by_comparison(pairs, unmatched, passage_units, comparisons)
+    spanned, unmatched = by_span(unmatched, pairs, passage_units, claim_figures, passage_figures, passage)
+    pairs += spanned
     converse: list[tuple[Unit, Unit]] = []
     if claim_doc is not None and passage_doc is not None and unmatched:  # "lent … to" for "borrowed … from"
         converse, unmatched = pair_converses(claim_doc, passage_doc, unmatched, passage_units, used)

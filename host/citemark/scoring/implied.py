@@ -7,7 +7,9 @@ Two kinds, each read only where the passage's figures say it:
   "weighs 3.5 lb" by "1.6 kg", unless the passage's sentence names another measure ("96 km wide");
 - ``by_comparison``: the words of a comparison that two of the passage's figures work out
   ("one second faster than" from 2.6 and 1.6 seconds; ``worked.py``), each paired with the
-  passage's figure for the comparison's first side.
+  passage's figure for the comparison's first side;
+- ``by_span``: a number of years that a range of two years gives, in the sentence that states
+  the rest of the claim ("served as mayor for 19 years" from "mayor of Aldmouth from 1952 to 1971").
 
 Units are the alignment's (``align.Unit``): ``kind``, ``key``, ``start`` and ``end`` are read.
 """
@@ -15,13 +17,15 @@ Units are the alignment's (``align.Unit``): ``kind``, ``key``, ``start`` and ``e
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Any
 
 from citemark.scoring.language import WORD
+from citemark.scoring.order import clause_of
 from citemark.scoring.quantities import Quantity
 from citemark.scoring.worked import Worked
 
-__all__ = ["IMPLIED_BY_UNIT", "by_comparison", "by_measure"]
+__all__ = ["IMPLIED_BY_UNIT", "by_comparison", "by_measure", "by_span"]
 
 #: The word that names what a figure of each dimension measures, when the figure's unit says it alone:
 #: "about 60 miles long" is stated by "a 96-kilometre waterway", "weighs 3.5 lb" by "1.6 kg".
@@ -76,3 +80,40 @@ def by_comparison(pairs: list[tuple[Any, Any]], unmatched: list[Any], passage_un
                        if comparison.covers(unit.start, unit.end) and all(unit is not done for done, _ in worked)]
     return ([pair for pair in pairs if all(pair[0] is not done for done, _ in worked)],
             [unit for unit in unmatched if all(unit is not done for done, _ in worked)], worked)
+
+
+#: What joins the two years of a range: "from 1952 to 1971", "between 1952 and 1971", "1952–1971".
+_RANGE_JOIN = re.compile(r"\s*(?:to|until|till|and|through|[-\u2013\u2014])\s*", re.IGNORECASE)
+_YEARS = frozenset(["year", "years"])
+
+
+def by_span(unmatched: list[Any], pairs: list[tuple[Any, Any]], passage_units: list[Any],
+            claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity],
+            passage: str) -> tuple[list[tuple[Any, Any]], list[Any]]:
+    """Claim durations in years that a range of years works out, each paired with a unit for the range
+    ("19 years" with "1952 to 1971"), and the units still unaccounted for. The range must follow a word
+    the passage matched for the claim, in its clause, with no other word of substance between ("was
+    mayor from 1952 to 1971 and chaired the council from 1947" gives "chaired the council" no 19
+    years), and give the duration exactly (a hedged one, "about 19 years", within a year)."""
+    found, kept = [], []
+    matched = sorted((other for unit, other in pairs if unit.kind in ("word", "name")), key=lambda u: u.start)
+
+    def follows_claim(at: int) -> bool:
+        before = [u for u in matched if u.end <= at and clause_of(passage, u.start) == clause_of(passage, at)]
+        return bool(before) and not any(before[-1].end <= u.start < at for u in passage_units)
+
+    years = sorted((q for q in passage_figures.values() if q.is_year), key=lambda q: q.start)
+    for unit in unmatched:
+        quantity = claim_figures.get(int(unit.key[1:])) if unit.kind == "figure" else None
+        ranges = [(first, last) for first, last in zip(years, years[1:]) if quantity is not None
+                  and quantity.dimension == "time" and quantity.unit in _YEARS
+                  and _RANGE_JOIN.fullmatch(passage[first.end:last.start])
+                  and abs(last.value - first.value - quantity.value) <= (1 if quantity.hedge else 0)
+                  and follows_claim(first.start)]
+        if not ranges:
+            kept.append(unit)
+            continue
+        first, last = ranges[0]
+        start_unit = next(u for u in passage_units if u.start == first.start)
+        found.append((unit, replace(start_unit, text=passage[first.start:last.end], end=last.end)))
+    return found, kept

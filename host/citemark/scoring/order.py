@@ -35,7 +35,7 @@ from typing import Any
 from citemark.scoring.guards import name_forms
 from citemark.scoring.segment import sentences
 
-__all__ = ["changed_end", "equated_apart", "figure_of_another", "mixed_across", "owned_by_another", "participant", "reversed_around",
+__all__ = ["changed_end", "clause_of", "equated_apart", "figure_of_another", "mixed_across", "owned_by_another", "participant", "reversed_around",
            "swapped_across"]
 
 #: Whether a passage unit says a claim unit (by identity, lemma, synonym or value).
@@ -480,13 +480,13 @@ def _clause_with_apposition(text: str, at: int, named: list[tuple[int, int]]) ->
     Fennick Hill branch, …" gives Northgate its 9 stops. Only for the last name of its clause, which the
     apposition follows: in "Northvale completed its acquisition of Ridgeway Savings, a regional savings
     bank …, for €310 million" it is said of Ridgeway Savings."""
-    start, end = _clause_of(text, at)
+    start, end = clause_of(text, at)
     own = _name_run(text, at, named)
     if any(own[1] <= n < end for n, _ in named):
         return start, end
     _, sentence_end = _sentence_of(text, at)
     while end < sentence_end:
-        following = _clause_of(text, end + 1)
+        following = clause_of(text, end + 1)
         if following[1] <= end or any(following[0] <= n < following[1] for n, _ in named):
             break
         end = following[1]
@@ -505,7 +505,7 @@ def _name_run(text: str, at: int, named: list[tuple[int, int]]) -> tuple[int, in
     return first, ends.get(last, at + 1)
 
 
-def _clause_of(text: str, at: int) -> tuple[int, int]:
+def clause_of(text: str, at: int) -> tuple[int, int]:
     """The clause of ``text`` around offset ``at``: between the clause ends of its sentence."""
     start, end = _sentence_of(text, at)
     cuts = [m.start() for m in _CLAUSE_END.finditer(text, start, end)]
@@ -534,8 +534,8 @@ def equated_apart(claim_doc: Any, passage: str, pairs: list[tuple[Any, Any]], pa
                 continue
             name_at = next(p for c, p in pairs if c is name)
             other_at = next(p for c, p in pairs if c is other)
-            clause = _clause_of(passage, other_at.start)
-            if clause == _clause_of(passage, name_at.start):
+            clause = clause_of(passage, other_at.start)
+            if clause == clause_of(passage, name_at.start):
                 continue
             rivals = [u for u in passage_units if u.kind == "name" and clause[0] <= u.start < clause[1]
                       and not any(matches(c, u) for c, _ in pairs)]
