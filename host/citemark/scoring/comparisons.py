@@ -190,7 +190,9 @@ def side_figures(first: frozenset[str], second: frozenset[str], evidence: list[T
     inside a side's own name ("4.1.6", "Arc 7") names it; a count whose noun the passage leaves out
     ("1.8 million copies …, and its sequel about 900,000") is read with the counts of a noun."""
     named = first | second
-    figures = [q for q in quantities if not q.is_year and q.dimension != "rank" and (kind is None or q.kind == kind)
+    # a count of the kind, or a bare count whose noun the passage leaves out ("… compared with 17,900 for Fellcross")
+    figures = [q for q in quantities if not q.is_year and q.dimension != "rank" and (
+                   kind is None or q.kind == kind or kind.startswith("count:") and q.kind == "count:")
                and not any(t.stem in named and t.start <= q.start < t.end for t in evidence)]
     groups: dict[str, list[Quantity]] = {}
     for quantity in figures:

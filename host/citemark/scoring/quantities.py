@@ -264,6 +264,19 @@ def _number_word(word: str) -> float:
     return float(word) if word[0].isdigit() else float(_WORDS[word])
 
 
+def _noun_after(following: re.Match[str] | None) -> str:
+    """What a figure counts: the word after it, singular; none where that word joins it to something else
+    ("17,900 *for* Fellcross": a count whose noun is left out). "240 *more*" (a difference) and "four *of*"
+    (a part) keep their word: neither is a plain count of a noun."""
+    word = following.group(1).lower() if following else ""
+    return "" if word in _JOINING else word.removesuffix("s")
+
+
+#: Words after a figure that join it to what follows, not what it counts.
+_JOINING = frozenset(["for", "to", "in", "on", "at", "by", "from", "with", "and", "or", "but", "against", "between",
+                      "into", "than", "as", "after", "before", "during", "under", "over", "since", "until", "while"])
+
+
 def _unit_word(text: str, end: int) -> tuple[str, int] | None:
     """The unit written right after ``end`` ("… years", "-year", "… US gallons") as a key of ``_UNITS``."""
     following = _WORD_UNIT.match(text, end)
@@ -345,8 +358,7 @@ def _word_quantity(token: str, match: re.Match[str], text: str) -> Quantity:
         dimension, factor = _UNITS[word]
         return Quantity(value, text[start:end], False, start, dimension, value * factor,
                         _hedge_before(text, start), end=end, unit=word)
-    following = _WORD_UNIT.match(text, match.end())
-    noun = following.group(1).lower().removesuffix("s") if following else ""
+    noun = _noun_after(_WORD_UNIT.match(text, match.end()))
     return Quantity(value, token, False, start, hedge=_hedge_before(text, start), end=match.end(), noun=noun)
 
 
@@ -354,8 +366,7 @@ def _kanji_quantity(figure: numerals.KanjiFigure, text: str) -> Quantity:
     """A figure in kanji (第三十六条, 二〇二四年), read as its digits would be: 第36条, 2024年."""
     value, end = float(figure.value), figure.end
     is_year = 1000 <= value <= 2100 and text[end : end + 1] == "年"
-    following = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
-    noun = following.group(1).lower().removesuffix("s") if following else ""
+    noun = _noun_after(re.match(r"[\s-]*([^\W\d_]+)", text[end:]))
     return Quantity(value, text[figure.start : end], is_year, figure.start, end=end, noun=noun)
 
 
@@ -409,8 +420,7 @@ def _quantity(match: re.Match[str], text: str) -> Quantity:
            else match.end("scale") if scale else match.end("raw"))
     following = re.match(r"[\s-]*([^\W\d_]+)", text[end:])
     noun = "$" if match.group("currency") or re.match(r"\s*(?:dollars|euros|pounds sterling|usd|eur|gbp)\b",
-                                                       text[end:], re.IGNORECASE) else (
-        following.group(1).lower().removesuffix("s") if following else "")
+                                                       text[end:], re.IGNORECASE) else _noun_after(following)
     if dimension == "rank":
         end = match.end("raw") + 2
         shown = text[match.start("raw") : end]

@@ -147,6 +147,14 @@ def _ratio(words: str) -> float:
     return (float(number) if number[0].isdigit() else float(_COUNTS[number])) + 0.5 * (" and a half" in words)
 
 
+def _counted(claim: str, comparison: _Comparison) -> str | None:
+    """The kind of a count a comparison compares ("count:resident" of "6,400 more residents than"), so
+    that the passage's figures of other kinds (its percentages) are not taken for its sides."""
+    what = claim[comparison.what[0] : comparison.what[1]].strip()
+    counted = next(iter(parse_quantities(f"2 {what}")), None) if what else None
+    return counted.kind if counted is not None and counted.kind.startswith("count:") and counted.noun else None
+
+
 def _worked_out(claim: str, passage: str, comparison: _Comparison) -> Worked | None:
     tokens = tokenize(claim)
     at = next((k for k, t in enumerate(tokens) if t.end > comparison.start), None)
@@ -156,7 +164,7 @@ def _worked_out(claim: str, passage: str, comparison: _Comparison) -> Worked | N
     first = side_words(tokens, range(at - 1, -1, -1), tokens[at])
     second = side_words(tokens, range(after, len(tokens)), tokens[after])
     amount = comparison.amount
-    kind = None if amount is None else amount.dimension or ("$" if amount.noun == "$" else None)
+    kind = None if amount is None else amount.dimension or ("$" if amount.noun == "$" else _counted(claim, comparison))
     markers = (_markers(claim, tokens[:at]), _markers(claim, tokens[after:]))
     # a passage figure worded as a difference ("58 minutes, three minutes faster than her time in 2021")
     # is no side's own figure
