@@ -551,6 +551,11 @@ MILESTONES = ("- March 2031 - Corvid 2.4 adds offline sync and a new editor. Web
 MACHINES = "Casavel makes three coffee machines. The Duo and the Tre cost €599 and €829 respectively."
 PUNCTUALITY = "Norlund Air was on time on 88% of Caddon flights and SkyVerra on 79%, mainly because of late aircraft."
 LEVY = "The levy rate applies to the whole rent, not only the part above each threshold."
+ARMS = ("Morning grogginess was reported by 14% of the 5 mg arm, 7% of the 2 mg arm and 6% of the placebo arm. "
+        "Sleep onset fell by 31% in the 5 mg arm, by 18% in the 2 mg arm and by 9% in the placebo arm.")
+STRIKE = ("Councillor Bea Harcourt urged both sides to return to talks, but said she agreed with Ilsley that the strike "
+          "was premature. Councillor Simeon Roke disagreed with Harcourt, saying the council has left drivers with no "
+          "choice.")
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -622,6 +627,15 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     # "not only" is a degree, unless it denies the claim's own "only"
     (LEVY, "The levy rate applies to the part of the rent above each threshold.", True),
     (LEVY, "The levy rate applies only to the part of the rent above each threshold.", False),
+    # a measure in the claim names its side of a list as a name does; a word matched twice is read beside its
+    # neighbour on the claim's side of it ("the 2 mg arm")
+    (ARMS, "Morning grogginess was reported by 7% of the 2 mg arm.", True),
+    (ARMS, "Morning grogginess was reported by 6% of the 2 mg arm.", False),
+    (ARMS, "Sleep onset fell by 18% in the 2 mg arm.", True),
+    (ARMS, "Sleep onset fell by 18% in the 5 mg arm.", False),
+    # what is said is said by the one the claim names
+    (STRIKE, "Simeon Roke said the council has left drivers with no choice.", True),
+    (STRIKE, "Bea Harcourt said the council has left drivers with no choice.", False),
     # a superlative ranks in the class its noun's words set
     (LAKES, "Lake Orvell is the largest natural lake in Cardenshire.", True),
     (LAKES, "Lake Orvell is the largest lake in Cardenshire.", False),

@@ -60,6 +60,7 @@ from citemark.scoring.guards import name_forms, name_spans
 from citemark.scoring.implied import by_comparison, by_measure, by_span
 from citemark.scoring.language import WORD
 from citemark.scoring.lexical import stem
+from citemark.scoring.modifiers import MODIFIERS, misplaced_modifiers, unmatched_modifiers
 from citemark.scoring.paraphrase import Paraphraser, TokenStates, eligible, similar_enough
 from citemark.scoring.phrasal import pair_phrasal
 from citemark.scoring.quantities import Quantity, bound_kept, comparable, hedge_start, parse_quantities, same_quantity
@@ -76,22 +77,8 @@ SKIPPABLE = frozenset(
     ["a", "an", "the", "this", "that", "these", "those", "it", "its", "it's", "they", "them", "their", "he", "him", "his", "she", "her", "we", "our", "you", "your", "i", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "having", "do", "does", "did", "will", "would", "shall", "should", "can", "could", "of", "in", "on", "at", "to", "for", "from", "by", "with", "into", "onto", "as", "and", "or", "also", "which", "who", "whom", "whose", "where", "when", "there", "s", "'s", "'t", "d", "ll", "re", "ve", "its", "own", "such", "so"])
 
 _NEGATIONS = frozenset(["not", "no", "never", "none", "nobody", "nothing", "neither", "nor", "without", "cannot", "n't", "nt"])
-#: Words that qualify the passage word after them: what the passage states is less, or other, than the bare word.
-_MODIFIERS = frozenset(
-    ["not", "no", "never", "neither", "nor", "without", "hardly", "barely", "rarely", "seldom", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "penultimate", "runner", "may", "might", "could", "would", "instead", "rather", "planned", "plans", "plan", "proposed", "proposes", "expected", "intends", "intended", "aims", "hopes", "reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored", "partly", "partially", "entirely", "almost", "nearly", "largely", "mostly"])
-#: Words of stance over what follows them ("it is unlikely that the bridge will reopen", "he is thought to have been
-#: born"): left unmatched, they qualify it; matched, where they stand is not compared (the claim may raise the subject).
-_STANCE = frozenset(["unlikely", "likely", "possibly", "probably", "perhaps", "thought", "believed", "denied", "denies",
-                     "deny", "doubt", "doubts", "doubted", "unclear", "uncertain", "suspected", "unconfirmed"])
-_QUALIFIERS = _MODIFIERS | _STANCE
-_EXCEPTED = frozenset(["all", "everyone", "everybody", "everything"])  # "all but two": the "but" excepts from these
-_PARTS = frozenset(["one", "some", "most", "many", "few", "several", "half", "none"])  # "one of the tallest"
-_EXCEPTING = frozenset(["except", "excluding", "save"])  # after the word they except from: "every region except Wales"
 #: Modifiers that say who states a thing, not how much of it is so.
 _ATTRIBUTIONS = frozenset(["reportedly", "allegedly", "claimed", "claims", "alleged", "supposedly", "rumoured", "rumored"])
-#: How many words before a passage word its modifiers may stand ("not at run time": three).
-MODIFIER_REACH = 3
-_CLAUSE_BREAK = re.compile(r"[,;:()\u2014\u2013\n]|[.!?](?:\s|$)|\s-\s|\bbut\b|\bwhile\b|\bwhereas\b|\bhowever\b", re.IGNORECASE)
 
 #: Groups of words that state the same thing in running text. Kept short and exact: a
 #: pair here lets a claim be "supported" on the passage's word, so each must hold both ways.
@@ -250,7 +237,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         paraphrased, unmatched = _paraphrased(claim, passage, unmatched, passage_units, used, paraphraser, claim_doc,
                                               passage_doc)
         pairs += paraphrased
-    modifiers = sorted({m[0].start: m for m in _unmatched_modifiers(passage, passage_units, used)
+    modifiers = sorted({m[0].start: m for m in unmatched_modifiers(passage, passage_units, used)
                         + narrowing(passage_doc, passage_units, used)}.values(), key=lambda m: m[0].start)
     wrong: list[tuple[Unit, Unit | None]] = []  # matched units the passage puts in another relation
     matches = functools.partial(_matches, claim_figures=claim_figures, passage_figures=passage_figures)
@@ -280,7 +267,7 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
         wrong += [(unit, rival) for unit, rival in ordered if all(unit is not m for m, _ in wrong)
                   and id(unit) not in placed]
     # a negation or privative over other words than the claim's (after the checks that name a rival participant)
-    wrong += [(unit, rival) for unit, rival in _misplaced_modifiers(claim, claim_units, passage, passage_units, used)
+    wrong += [(unit, rival) for unit, rival in misplaced_modifiers(claim, claim_units, passage, passage_units, used)
               if all(unit is not m for m, _ in wrong)]
     # who stands on which side of a comparison worked out from the figures, the figures have settled
     wrong = [(unit, rival) for unit, rival in wrong if not any(w.names_a_side(unit.start) for w in comparisons)]
@@ -402,7 +389,7 @@ def _account(claim_units: list[Unit], passage_units: list[Unit], claim_figures: 
         reading = _read_at(anchor, claim_units, passage_units, candidates_of, spans)
         used = reading[2]
         cost = (len(reading[1]), len({k for j in used for k, (a, b) in enumerate(spans) if a <= passage_units[j].start < b}),
-                len(_unmatched_modifiers(passage, passage_units, used)),
+                len(unmatched_modifiers(passage, passage_units, used)),
                 max((u.start for u in (passage_units[j] for j in used)), default=0)
                 - min((u.start for u in (passage_units[j] for j in used)), default=0))
         if best_cost is None or cost < best_cost:
@@ -428,7 +415,9 @@ def _read_at(anchor: tuple[int, int] | None, claim_units: list[Unit], passage_un
             "", passage_units[j].text) != "" or unit.kind == "name" and unit.text.lower() == passage_units[j].text.lower()]
         candidates = exact or candidates
         if candidates:
-            found = min(candidates, key=lambda j: _distance(j, used, passage_units, anchor, spans))
+            # of two as near, the one on the claim's side of its nearest match ("7% of the 2 mg *arm*": after it)
+            found = min(candidates, key=lambda j: (_distance(j, used, passage_units, anchor, spans),
+                                                   not _in_claim_order(unit, j, used, passage_units)))
             used[found] = unit
             pairs.append((unit, passage_units[found]))
         else:
@@ -437,6 +426,15 @@ def _read_at(anchor: tuple[int, int] | None, claim_units: list[Unit], passage_un
 
 
 _ORDER = ("figure", "name", "word", "negation")
+
+
+def _in_claim_order(unit: Unit, j: int, used: dict[int, Unit], units: list[Unit]) -> bool:
+    """Whether passage unit ``j`` stands on the same side of its nearest matched unit as ``unit`` of that
+    unit's claim word."""
+    if not used:
+        return True
+    k = min(used, key=lambda k: abs(units[j].start - units[k].start))
+    return (units[j].start > units[k].start) == (unit.start > used[k].start)
 
 
 def _distance(j: int, used: dict[int, Unit], units: list[Unit], anchor: tuple[int, int] | None = None,
@@ -601,65 +599,6 @@ def _same_word(a: str, b: str) -> bool:
     return len(short) >= 5 and long.startswith(short) and long[len(short):] in _DERIVATIONS
 
 
-def _unmatched_modifiers(passage: str, units: list[Unit], used: dict[int, Unit]) -> list[tuple[Unit, int]]:
-    """Passage words that qualify a matched word ("second" of "second-longest", "not" of "not at run
-    time") and that no claim unit matched, each with the index of the word it qualifies."""
-    found: dict[int, tuple[Unit, int]] = {}
-    for j in sorted(used):
-        for k in range(j - 1, max(-1, j - 1 - MODIFIER_REACH), -1):
-            between = passage[units[k].end : units[j].start]
-            if _CLAUSE_BREAK.search(between):
-                break
-            word, after = units[k].text.lower(), passage[units[k].end:units[k].end + 4]
-            qualifies = (word in _QUALIFIERS or units[k].kind == "negation"
-                         or word == "but" and k and units[k - 1].text.lower() in _EXCEPTED  # "all but two"
-                         or (word in _PARTS or units[k].kind == "figure") and after == " of ")  # "3 of the 12"
-            if k in used or not qualifies:
-                continue
-            if word in ("no", "not") and k + 1 < len(units) and k + 1 not in used and units[k + 1].text.lower() in (
-                    "only", "just", "merely", "simply", "later", "earlier", "less", "more", "fewer"):
-                continue  # "not only", "no later than": a degree, not a denial (unless it denies the claim's "only")
-            found.setdefault(k, (units[k], j))
-        if j + 1 < len(units) and j + 1 not in used and units[j + 1].text.lower() in _EXCEPTING and not _CLAUSE_BREAK.search(
-                passage[units[j].end:units[j + 1].start]):
-            found.setdefault(j + 1, (units[j + 1], j))  # "every region except Wales"
-    return [found[k] for k in sorted(found)]
-
-
-def _qualified(text: str, units: list[Unit], k: int, reach: int = MODIFIER_REACH) -> list[int]:
-    """The indexes of the units a modifier at ``k`` qualifies: up to ``reach`` after it, in its clause."""
-    found = []
-    for j in range(k + 1, min(len(units), k + 1 + reach)):
-        if _CLAUSE_BREAK.search(text[units[k].end : units[j].start]):
-            break
-        found.append(j)
-    return found
-
-
-def _misplaced_modifiers(claim: str, claim_units: list[Unit], passage: str, passage_units: list[Unit],
-                         used: dict[int, Unit]) -> list[tuple[Unit, Unit]]:
-    """Matched claim words whose passage counterpart a matched modifier qualifies ("instead of *the file*",
-    "not *at run time*") where the claim's own modifier does not qualify them: the negation or privative
-    covers other words in the claim ("copies the file rather than the link" for "copies the link instead of
-    the file"). A claim's modifier covers the rest of its clause. Each with the passage modifier."""
-    covers: dict[str, set[int]] = {}  # a claim modifier's key → the claim words some modifier of that key covers
-    found = []
-    for k, modifier in used.items():
-        if passage_units[k].text.lower() not in _MODIFIERS and passage_units[k].kind != "negation":
-            continue
-        # a claim's modifier covers the rest of its clause ("does not check references at run time"); any of the
-        # claim's modifiers of that kind may ("neither the patients nor their doctors": either negation)
-        if modifier.key not in covers:
-            covers[modifier.key] = {id(claim_units[i]) for m, unit in enumerate(claim_units) if unit.key == modifier.key
-                                    for i in _qualified(claim, claim_units, m, len(claim_units))}
-        covered = covers[modifier.key]
-        for j in _qualified(passage, passage_units, k):
-            word = used.get(j)
-            if word is not None and word.kind != "negation" and id(word) not in covered and all(word is not w for w, _ in found):
-                found.append((word, passage_units[k]))
-    return found
-
-
 def _differences(unmatched: list[Unit], modifiers: list[tuple[Unit, int]], passage: list[Unit], used: dict[int, Unit],
                  claim_figures: dict[int, Quantity], passage_figures: dict[int, Quantity]) -> tuple[Difference, ...]:
     """Each unmatched claim unit beside the unused passage unit of its kind it most likely stands for
@@ -685,7 +624,7 @@ def _differences(unmatched: list[Unit], modifiers: list[tuple[Unit, int]], passa
 def _comparable(unit: Unit, other: Unit) -> bool:
     if unit.kind in ("figure", "negation", "name"):
         return other.kind == unit.kind
-    return unit.text.lower() in _MODIFIERS and other.text.lower() in _MODIFIERS or (
+    return unit.text.lower() in MODIFIERS and other.text.lower() in MODIFIERS or (
         _ORDINAL.match(unit.text.lower()) is not None and _ORDINAL.match(other.text.lower()) is not None)
 
 

@@ -309,32 +309,37 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
     """A claim figure that no clause naming the claim's names gives, where such a clause gives another figure
     of its kind: "The Benn is 312 km long" is not stated by "The Arlo is 312 km long, the Benn 188 km and
     the Corra 97 km". ``claim_kind`` and ``passage_kind`` give a figure unit's kind ("length", "count:homes";
-    None or "year" for a figure not read so)."""
+    None or "year" for a figure not read so). A claim figure of another kind names a side too, in its own
+    clause: "fell by 18% in the 5 mg arm" is not stated by "fell by 31% in the 5 mg arm, by 18% in the 2 mg
+    arm"."""
     names = [matched for unit, matched in pairs if "name" in (unit.kind, matched.kind)]  # "The Northgate branch"
-    if not names:
-        return []
     named = [(u.start, u.end) for u in passage_units if u.kind == "name"]
+    claimed = {matched.key for matched in names}
     clauses = {_clause_with_apposition(passage, matched.start, named) for matched in names}
     # a clause that also names someone the claim does not is theirs, where the claim's own names have a clause
     # of their own: "Norlund Air was on time on 88% of Caddon flights and SkyVerra on 79%" gives SkyVerra 79%
-    claimed = {matched.key for matched in names}
-    own = {(start, end) for start, end in clauses if all(u.key in claimed for u in passage_units
-                                                         if u.kind == "name" and start <= u.start < end)}
-    clauses = own or clauses
+    clauses = {(start, end) for start, end in clauses if all(
+        u.key in claimed for u in passage_units if u.kind == "name" and start <= u.start < end)} or clauses
     found = []
     for unit, _ in pairs:
         kind = claim_kind(unit) if unit.kind == "figure" else None
         if kind in (None, "year", "count:"):
             continue  # a bare number ("3-2") says too little of what it counts to be compared
+        # a measure that names a side ("the 5 mg arm"), not a count or a time ("31 votes", "06:00", "Sweep 3")
+        designated = [clause_of(passage, matched.start) for other, matched in pairs if other.kind == "figure"
+                      and other is not unit and (other_kind := claim_kind(other)) is not None
+                      and other_kind not in ("year", "time", kind) and not other_kind.startswith("count:")]
         counted = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == kind]
         # a bare count whose sentence counts the claim's noun elsewhere counts it too, its noun elided
         # ("Ardley grew to 18,000 residents; Bexmoor shrank to 6,500")
         counting = {_sentence_of(passage, c.start) for c in counted} if kind.startswith("count:") else set()
         elided = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == "count:"
                   and _sentence_of(passage, u.start) in counting]
-        beside = [u for u in counted + elided if any(start <= u.start < end for start, end in clauses)]
-        if beside and not any(matches(unit, u) for u in beside):
-            found.append((unit, beside[0]))
+        for spans, figures in [(clauses, counted + elided)] + [([clause], counted) for clause in designated]:
+            beside = [u for u in figures if any(start <= u.start < end for start, end in spans)]
+            if beside and not any(matches(unit, u) for u in beside):
+                found.append((unit, beside[0]))
+                break
     return found
 
 

@@ -59,6 +59,9 @@ _DEFINITE = frozenset(["the", "this", "that", "these", "those", "its", "their", 
 #: releases … . All Python licenses …" does not state "All Python releases").
 _QUANTIFIERS = frozenset(["all", "every", "each", "no", "most", "some", "both", "few", "many", "several", "any",
                           "either", "neither"])
+#: Verbs of saying: what is said is said by the one the claim names ("X said …" with "Y disagreed, saying …").
+_SAYING = frozenset(["say", "tell", "warn", "caution", "argue", "claim", "state", "add", "insist", "note", "write",
+                     "announce", "deny", "admit", "suggest", "predict", "estimate", "believe", "think", "explain"])
 #: Adverbs that place a statement in time or add to it, which a page says in another sentence freely.
 _LOOSE_ADVERBS = frozenset(["also", "still", "now", "only", "already", "just", "even", "then", "later", "currently",
                             "again", "too", "first", "once"])
@@ -226,6 +229,8 @@ def _partners(token: Token) -> list[tuple[Token, bool]]:
         found.append((head.head, False))  # "app across all categories", "largest in the country", "call at Marston"
     elif token.dep_ == "pobj" and head.dep_ == "prep" and (hung := _object_before(head)) is not None:
         found.append((hung, False))  # "had 27 reactors under construction": the parser's guess hangs it on "had"
+    if token.dep_ == "ccomp" and token.pos_ in ("VERB", "AUX") and head.lemma_.lower() in _SAYING:
+        found.append((head, False))  # "Harcourt said the council has left drivers …": who said it, with what
     if token.dep_ in ("neg", "dobj", "relcl") or token.dep_ == "npadvmod" and head.pos_ == "ADP":
         # "will not call", "upheld … claim", "the first release that will support", "12 days after booking"
         found.append((head, False))
@@ -361,7 +366,8 @@ def _sentences(unit: Any, other: Any, passage: str, passage_units: list[Any], sp
     """The passage statements where ``unit`` may be read: where its match ``other`` stands, and, for a
     word or a name, where the passage says it again (by its key); a quantifier not where a negation
     turns it ("most, but not all, Python releases")."""
-    alike = [u for u in passage_units if u.key == other.key] if unit.kind in ("word", "name") else []
+    alike = [u for u in passage_units if u.key == other.key or other.lemma and u.lemma == other.lemma
+             ] if unit.kind in ("word", "name") else []
     if other.text.lower() in _QUANTIFIERS:
         alike = [u for u in alike if not _NEGATED_BEFORE.search(passage, 0, u.start)]
     return {k for u in [other, *alike] for k, (a, b) in enumerate(spans) if a <= u.start < b}
