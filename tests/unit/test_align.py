@@ -556,6 +556,9 @@ ARMS = ("Morning grogginess was reported by 14% of the 5 mg arm, 7% of the 2 mg 
 STRIKE = ("Councillor Bea Harcourt urged both sides to return to talks, but said she agreed with Ilsley that the strike "
           "was premature. Councillor Simeon Roke disagreed with Harcourt, saying the council has left drivers with no "
           "choice.")
+DIVISIONS = ("Care homes were assigned to three groups. Chest infections were recorded in 12% of residents in the "
+             "twice-dosed group, 15% in the once-dosed group and 17% in the saline group. The chilled soup division "
+             "contributed 61% of revenue and the sauces division 39%.")
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -633,6 +636,12 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (ARMS, "Morning grogginess was reported by 6% of the 2 mg arm.", False),
     (ARMS, "Sleep onset fell by 18% in the 2 mg arm.", True),
     (ARMS, "Sleep onset fell by 18% in the 5 mg arm.", False),
+    # a word said only in another item of a list, which gives its own figure, is not the claim figure's; the
+    # first item holds what the items share
+    (DIVISIONS, "Chest infections were recorded in 15% of residents in the once-dosed group.", True),
+    (DIVISIONS, "Chest infections were recorded in 15% of residents in the saline group.", False),
+    (DIVISIONS, "The sauces division contributed 39% of revenue.", True),
+    (DIVISIONS, "The sauces division contributed 61% of revenue.", False),
     # what is said is said by the one the claim names
     (STRIKE, "Simeon Roke said the council has left drivers with no choice.", True),
     (STRIKE, "Bea Harcourt said the council has left drivers with no choice.", False),

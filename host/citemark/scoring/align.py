@@ -258,6 +258,8 @@ def align(claim: str, passage: str, *, subject_context: str = "", paraphraser: P
                    + order.swapped_across(claim, passage, plain, passage_units, matches, claim_doc)
                    + order.figure_of_another(passage, plain, passage_units, _kind_of(claim_figures),
                                        _kind_of(passage_figures), matches)
+                   + order.listed_otherwise(passage, plain, passage_units, _kind_of(claim_figures),
+                                            _kind_of(passage_figures), matches)
                    + order.owned_by_another(passage, plain, passage_units, matches)
                    + order.named_otherwise(claim, passage, plain, passage_units, _name_spans(claim), _name_spans(passage))
                    + order.respectively_crossed(claim, passage, plain, passage_units)

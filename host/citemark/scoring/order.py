@@ -35,7 +35,7 @@ from typing import Any
 from citemark.scoring.guards import name_forms
 from citemark.scoring.segment import sentences
 
-__all__ = ["changed_end", "clause_of", "equated_apart", "figure_of_another", "mixed_across", "owned_by_another", "participant", "reversed_around",
+__all__ = ["changed_end", "clause_of", "equated_apart", "figure_of_another", "listed_otherwise", "mixed_across", "owned_by_another", "participant", "reversed_around",
            "swapped_across"]
 
 #: Whether a passage unit says a claim unit (by identity, lemma, synonym or value).
@@ -339,6 +339,40 @@ def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units:
             beside = [u for u in figures if any(start <= u.start < end for start, end in spans)]
             if beside and not any(matches(unit, u) for u in beside):
                 found.append((unit, beside[0]))
+                break
+    return found
+
+
+def listed_otherwise(passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
+                     claim_kind: Callable[[Any], str | None], passage_kind: Callable[[Any], str | None],
+                     matches: Matches) -> list[tuple[Any, Any]]:
+    """A claim figure given in one item of a passage's list while a word of the claim is said, in that
+    sentence, only in another item that gives its own figure of the kind: "The sauces division contributed
+    61% of revenue" against "The chilled soup division contributed 61% of revenue and the sauces division
+    39%". The list's first item holds what the items share ("12% of residents in the twice-dosed group,
+    15% in the once-dosed group": the once-dosed group's are residents too), and an item whose figure
+    another claim figure matches is the claim's own ("Revenue rose 12% and profit 8%")."""
+    claimed_figures = {id(matched) for unit, matched in pairs if unit.kind == "figure"}
+    found = []
+    for unit, figure in pairs:
+        kind = claim_kind(unit) if unit.kind == "figure" else None
+        if kind in (None, "year", "count:"):
+            continue
+        start, end = _sentence_of(passage, figure.start)
+        listed = [u for u in passage_units if u.kind == "figure" and passage_kind(u) == kind and start <= u.start < end]
+        items = {clause_of(passage, u.start) for u in listed}
+        if len(items) < 2:
+            continue
+        shared = {clause_of(passage, listed[0].start), clause_of(passage, figure.start)}
+        for word, matched in pairs:
+            there = {clause_of(passage, u.start) for u in passage_units
+                     if u.key == matched.key and start <= u.start < end} if word.kind == "word" else set()
+            if len(there) != 1 or there & shared or not there <= items:
+                continue
+            (first, last), = there
+            rivals = [u for u in listed if first <= u.start < last]
+            if not any(matches(unit, u) or id(u) in claimed_figures for u in rivals):
+                found.append((unit, rivals[0]))
                 break
     return found
 
