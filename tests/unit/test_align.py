@@ -559,6 +559,8 @@ STRIKE = ("Councillor Bea Harcourt urged both sides to return to talks, but said
 DIVISIONS = ("Care homes were assigned to three groups. Chest infections were recorded in 12% of residents in the "
              "twice-dosed group, 15% in the once-dosed group and 17% in the saline group. The chilled soup division "
              "contributed 61% of revenue and the sauces division 39%.")
+TENTS = ("The Trek 2, Trek 3 and Trek 4 sleep two, three and four people respectively, and weigh 1.6 kg, 2.3 kg and "
+         "3.1 kg respectively.")
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -636,6 +638,10 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (ARMS, "Morning grogginess was reported by 6% of the 2 mg arm.", False),
     (ARMS, "Sleep onset fell by 18% in the 2 mg arm.", True),
     (ARMS, "Sleep onset fell by 18% in the 5 mg arm.", False),
+    # of two "respectively" lists in a sentence, a figure is read in its own, at its name's place
+    (TENTS, "The Trek 3 weighs 2.3 kg.", True),
+    (TENTS, "The Trek 4 weighs 3.1 kg.", True),
+    (TENTS, "The Trek 3 weighs 3.1 kg.", False),
     # a word said only in another item of a list, which gives its own figure, is not the claim figure's; the
     # first item holds what the items share
     (DIVISIONS, "Chest infections were recorded in 15% of residents in the once-dosed group.", True),

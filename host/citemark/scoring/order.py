@@ -480,10 +480,16 @@ def _one_from_each(passage: str, pairs: list[tuple[Any, Any]], passage_units: li
     found = []
     for figure, matched in ((u, m) for u, m in pairs if u.kind == "figure"):
         start, end = _sentence_of(passage, matched.start)
-        said = _RESPECTIVELY.search(passage, start, end)
-        if said is None or matched.start > said.start():
+        said = _RESPECTIVELY.search(passage, matched.start, end)  # the list's "respectively"; the one before ends
+        before = [m.end() for m in _RESPECTIVELY.finditer(passage, start, matched.start)]  # the list before it
+        if said is None:
             continue
-        figures = [u for u in passage_units if u.kind == "figure" and start <= u.start < said.start()]
+        names = [u for u in passage_units if u.kind == "name" and start <= u.start < end]
+        # not a model number that goes with its name ("the Trek 2, Trek 3 and Trek 4")
+        figures = [u for u in passage_units if u.kind == "figure" and max([start, *before]) <= u.start < said.start()
+                   and not any(n.end <= u.start and not passage[n.end:u.start].strip() for n in names)]
+        if all(u is not matched for u in figures):
+            continue  # the claim figure is no item of the list (a model number, or a figure after it)
         runs: list[list[Any]] = []  # the names, each of its words ("the Casavel Duo")
         for unit in (u for u in passage_units if u.kind == "name" and start <= u.start < figures[0].start):
             if runs and not passage[runs[-1][-1].end:unit.start].strip(" -"):
