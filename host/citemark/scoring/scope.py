@@ -4,7 +4,9 @@
 minister": the longest-serving of all prime ministers may be another. So a passage superlative the
 alignment matched ("longest", "largest", "most") stands for the claim's only with every word that
 qualifies the noun it ranks ("post-war", "freshwater" of "the largest freshwater lake"): a word of
-that noun's own phrase, before it, that no claim word matched is a modifier the claim leaves out.
+that noun's own phrase, before it, or the subject of a relative clause that ranks it ("the
+strictest *this county* has ever imposed"), that no claim word matched is a modifier the claim
+leaves out.
 Read on the passage's parse; without one nothing is read.
 """
 
@@ -36,13 +38,21 @@ def narrowing(passage_doc: Any, units: list[Any], used: dict[int, Any]) -> list[
         while noun.pos_ not in ("NOUN", "PROPN") and noun.dep_ in _QUALIFYING and noun.head is not noun:
             noun = noun.head
             chain.add(noun.i)
+        if noun.pos_ not in ("NOUN", "PROPN"):
+            noun = token  # "the strictest this county has ever imposed": the superlative stands for its noun
         noun_index = index_at.get(passage_doc.start(noun))
-        if noun.pos_ not in ("NOUN", "PROPN") or noun_index is None or noun_index not in used:
+        if noun_index is None or noun_index not in used:
             continue
         for child in noun.children:
-            if child.i > noun.i or child.i in chain or child.dep_ not in _QUALIFYING - {"punct", "advmod"}:
+            # a word of the noun's own phrase before it, or the subject of a relative clause that ranks it ("the
+            # youngest player *the club* has ever signed")
+            if child.dep_ == "relcl":
+                words = [w for c in child.children if c.dep_ in ("nsubj", "nsubjpass") for w in c.subtree]
+            elif child.i < noun.i and child.i not in chain and child.dep_ in _QUALIFYING - {"punct", "advmod"}:
+                words = list(child.subtree)
+            else:
                 continue
-            for word in child.subtree:
+            for word in words:
                 k = index_at.get(passage_doc.start(word))
                 if k is not None and k not in used and units[k].kind in ("word", "name"):
                     found.setdefault(k, (units[k], noun_index))
