@@ -561,7 +561,7 @@ DIVISIONS = ("Care homes were assigned to three groups. Chest infections were re
              "contributed 61% of revenue and the sauces division 39%.")
 TENTS = ("The Trek 2, Trek 3 and Trek 4 sleep two, three and four people respectively, and weigh 1.6 kg, 2.3 kg and "
          "3.1 kg respectively.")
-SIGNING = "Mara Quist is the youngest player the club has ever signed."
+SIGNING = "Councillor Ada Pell said the new rules were the strictest this county has ever imposed."
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -655,8 +655,8 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     # a superlative ranks in the class its noun's words set
     (LAKES, "Lake Orvell is the largest natural lake in Cardenshire.", True),
     (LAKES, "Lake Orvell is the largest lake in Cardenshire.", False),
-    (SIGNING, "Mara Quist is the youngest player the club has ever signed.", True),
-    (SIGNING, "Mara Quist is the youngest player ever signed.", False),
+    (SIGNING, "Councillor Ada Pell said the new rules were the strictest this county has ever imposed.", True),
+    (SIGNING, "Councillor Ada Pell said the new rules were the strictest ever imposed.", False),
     # a verb said as its event noun keeps the doer before it and the object after "of"
     (BATTLE, "Harnish infantry defeated Tolvan cavalry at Bray in 1643.", True),
     (BATTLE, "Tolvan cavalry defeated Harnish infantry at Bray in 1643.", False),
