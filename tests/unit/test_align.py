@@ -562,6 +562,7 @@ DIVISIONS = ("Care homes were assigned to three groups. Chest infections were re
 TENTS = ("The Trek 2, Trek 3 and Trek 4 sleep two, three and four people respectively, and weigh 1.6 kg, 2.3 kg and "
          "3.1 kg respectively.")
 SIGNING = "Councillor Ada Pell said the new rules were the strictest this county has ever imposed."
+SIZES = "The Aster comes in three sizes. The S costs €249, the M €449 and the X €799."
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -643,6 +644,9 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (TENTS, "The Trek 3 weighs 2.3 kg.", True),
     (TENTS, "The Trek 4 weighs 3.1 kg.", True),
     (TENTS, "The Trek 3 weighs 3.1 kg.", False),
+    # a capital letter that names a model is a word of its own ("the S"), not the "s" of a possessive
+    (SIZES, "The Aster S costs €249.", True),
+    (SIZES, "The Aster S costs €449.", False),
     # a word said only in another item of a list, which gives its own figure, is not the claim figure's; the
     # first item holds what the items share
     (DIVISIONS, "Chest infections were recorded in 15% of residents in the once-dosed group.", True),

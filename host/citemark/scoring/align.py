@@ -513,6 +513,8 @@ def _name_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+#: A capital letter that names a model or a plan ("the S costs €249", "Plan B"), not "A" or "I".
+_DESIGNATOR = re.compile(r"[B-HJ-Z]")
 _RATHER = re.compile(r"\brather\s+$", re.IGNORECASE)
 _COMPARED = re.compile(r"compared\s+(?:with|to)\b", re.IGNORECASE)
 #: A lemma's degree, kept with it: "largest" is "large+est" (the parser's tags of comparatives and superlatives).
@@ -534,7 +536,9 @@ def _units(text: str, figures: list[Quantity], parsed: Parsed | None = None) -> 
             kind, key = "figure", f"@{figure.start}"
         elif lower in _NEGATIONS or lower.endswith("n't"):
             kind, key = "negation", "not"
-        elif lower in SKIPPABLE or lower == "than" and _RATHER.search(text, 0, start) or _COMPARED.match(text, start):
+        elif (lower in SKIPPABLE and not (_DESIGNATOR.fullmatch(word) and text[start - 1 : start] not in ("'", "’"))
+              or lower == "than" and _RATHER.search(text, 0, start)
+              or _COMPARED.match(text, start)):
             continue  # "rather than": its "rather" is matched ("instead of"); "compared with" only sets two side by side
         elif any(first <= start < last for first, last in names) or _NUMBER_WORD.search(word):
             kind, key = "name", lower
