@@ -563,6 +563,10 @@ TENTS = ("The Trek 2, Trek 3 and Trek 4 sleep two, three and four people respect
          "3.1 kg respectively.")
 SIGNING = "Councillor Ada Pell said the new rules were the strictest this county has ever imposed."
 SIZES = "The Aster comes in three sizes. The S costs €249, the M €449 and the X €799."
+PORTIONS = ("A main-course portion of the barley soup weighs about 450 g and provides 351 kcal; a starter portion "
+            "weighs 300 g and provides 234 kcal.")
+LOANS = "Three loans come from the Society of Northern Navigators and eight from the University of Halden."
+SCORES = "Lindqvist Polytechnic posts the highest teaching score of any polytechnic in the rankings, at 88.5."
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -644,6 +648,15 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (TENTS, "The Trek 3 weighs 2.3 kg.", True),
     (TENTS, "The Trek 4 weighs 3.1 kg.", True),
     (TENTS, "The Trek 3 weighs 3.1 kg.", False),
+    # a short form of the claim's subject ("a starter portion") is read with the rest of what the claim says of it
+    (PORTIONS, "A starter portion of the barley soup provides 234 kcal.", True),
+    (PORTIONS, "A starter portion of the barley soup provides 351 kcal.", False),
+    # a part counts its whole's noun ("three of the loans")
+    (LOANS, "Three of the loans come from the Society of Northern Navigators.", True),
+    (LOANS, "Three of the loans come from the University of Halden.", False),
+    # a phrase after a ranked noun that names its class narrows the superlative
+    (SCORES, "Lindqvist Polytechnic posts the highest teaching score of any polytechnic in the rankings.", True),
+    (SCORES, "Lindqvist Polytechnic posts the highest teaching score in the rankings.", False),
     # a capital letter that names a model is a word of its own ("the S"), not the "s" of a possessive
     (SIZES, "The Aster S costs €249.", True),
     (SIZES, "The Aster S costs €449.", False),

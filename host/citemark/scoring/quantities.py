@@ -266,10 +266,16 @@ def _number_word(word: str) -> float:
 
 def _noun_after(following: re.Match[str] | None) -> str:
     """What a figure counts: the word after it, singular; none where that word joins it to something else
-    ("17,900 *for* Fellcross": a count whose noun is left out). "240 *more*" (a difference) and "four *of*"
-    (a part) keep their word: neither is a plain count of a noun."""
+    ("17,900 *for* Fellcross": a count whose noun is left out); of a part, the noun of its whole ("three of
+    the loans"). "240 *more*" (a difference) keeps its word: it is no plain count of a noun."""
     word = following.group(1).lower() if following else ""
+    if word == "of" and following is not None and (whole := _PARTITIVE.match(following.string, following.end())):
+        return whole.group(1).lower().removesuffix("s")
     return "" if word in _JOINING else word.removesuffix("s")
+
+
+#: The noun of a part's whole, right after its "of" and an article: "three of *the loans*".
+_PARTITIVE = re.compile(r"\s+(?:the|its|their|these|those)\s+([^\W\d_]+)\b(?!\s*['’])", re.IGNORECASE)
 
 
 #: Words after a figure that join it to what follows, not what it counts.

@@ -4,9 +4,9 @@
 minister": the longest-serving of all prime ministers may be another. So a passage superlative the
 alignment matched ("longest", "largest", "most") stands for the claim's only with every word that
 qualifies the noun it ranks ("post-war", "freshwater" of "the largest freshwater lake"): a word of
-that noun's own phrase, before it, or the subject of a relative clause that ranks it ("the
-strictest *this county* has ever imposed"), that no claim word matched is a modifier the claim
-leaves out.
+that noun's own phrase (before it, or in a phrase after it that names the class: "the highest
+score *of any polytechnic*", "*among European cities*"), or the subject of a relative clause that ranks it ("the strictest *this county*
+has ever imposed"), that no claim word matched is a modifier the claim leaves out.
 Read on the passage's parse; without one nothing is read.
 """
 
@@ -48,6 +48,8 @@ def narrowing(passage_doc: Any, units: list[Any], used: dict[int, Any]) -> list[
             # youngest player *the club* has ever signed")
             if child.dep_ == "relcl":
                 words = [w for c in child.children if c.dep_ in ("nsubj", "nsubjpass") for w in c.subtree]
+            elif child.dep_ == "prep" and child.i > noun.i and _of_a_class(child):
+                words = list(child.subtree)  # "the highest teaching score *of any polytechnic*"
             elif child.i < noun.i and child.i not in chain and child.dep_ in _QUALIFYING - {"punct", "advmod"}:
                 words = list(child.subtree)
             else:
@@ -57,3 +59,11 @@ def narrowing(passage_doc: Any, units: list[Any], used: dict[int, Any]) -> list[
                 if k is not None and k not in used and units[k].kind in ("word", "name"):
                     found.setdefault(k, (units[k], noun_index))
     return [found[k] for k in sorted(found)]
+
+
+def _of_a_class(preposition: Any) -> bool:
+    """Whether a phrase after a ranked noun names the class it ranks in: "of any polytechnic", "of all
+    the entries", "among European cities" (not "the oldest part *of the ground*")."""
+    if preposition.lower_ == "among":
+        return True
+    return preposition.lower_ == "of" and any(w.lower_ in ("any", "all") for w in preposition.subtree)

@@ -104,8 +104,10 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
                     subjects = [(_sentence(said.start, spans), there) for said in passage_units
                                 if said.key == partner_other.key and not _in_table(passage, said.start) and _stands_for(
                                     there := _subject_at(passage_doc, said.start), token, claimed, passage_doc)]
-                    if any(there is None or not _phrase(token) <= _phrase(there) for _, there in subjects):
-                        continue  # a pronoun, a description or a short form stands for the whole of the claim's subject
+                    if any(there is None or not _phrase(token) & _phrase(there) for _, there in subjects):
+                        continue  # a pronoun or a description stands for the whole of the claim's subject
+                    # the claim's subject in all its words or a short form of them ("a starter portion" for "a starter
+                    # portion of the lentil soup"): the claim's own words are read there
                     # the claim's own words: the subject's name or title ("Calloway Park", "chief executive") is read
                     # there; the rest of what qualifies it ("at Gorse Point") stands with it by its own pairs
                     for word in [token, *(c for c in token.children if c.dep_ in ("compound", "amod"))]:
