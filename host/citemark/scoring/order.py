@@ -300,7 +300,7 @@ def _sentence_of(text: str, at: int) -> tuple[int, int]:
 
 #: Where a clause of a passage sentence ends: a comma, a semicolon, a colon, a dash, "and", "but", "while"
 #: (not the "and" of a range: "between 35 and 42 kg").
-_CLAUSE_END = re.compile(r"[,;:()\u2014\u2013]|(?<!\d)\s(?:and|but|while|whereas)\s", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[,;:()\u2014\u2013]|(?<!\d)\s(?:and|or|but|while|whereas)\s", re.IGNORECASE)
 
 
 def figure_of_another(passage: str, pairs: list[tuple[Any, Any]], passage_units: list[Any],
