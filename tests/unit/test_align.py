@@ -567,7 +567,7 @@ PORTIONS = ("A main-course portion of the barley soup weighs about 450 g and pro
             "weighs 300 g and provides 234 kcal.")
 LOANS = "Three loans come from the Society of Northern Navigators and eight from the University of Halden."
 SCORES = "Lindqvist Polytechnic posts the highest teaching score of any polytechnic in the rankings, at 88.5."
-ADVICE = "Seek medical help if diarrhoea lasts more than 3 days in children or 7 days in adults."
+FARES = "Day tickets cost €12 at Orrin Quay or €9 at Brae Halt."
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -659,8 +659,8 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (SCORES, "Lindqvist Polytechnic posts the highest teaching score of any polytechnic in the rankings.", True),
     (SCORES, "Lindqvist Polytechnic posts the highest teaching score in the rankings.", False),
     # "or" parts the items of a list as "and" does
-    (ADVICE, "Seek medical help if diarrhoea lasts more than 7 days in adults.", True),
-    (ADVICE, "Seek medical help if diarrhoea lasts more than 7 days in children.", False),
+    (FARES, "Day tickets cost €12 at Orrin Quay.", True),
+    (FARES, "Day tickets cost €9 at Orrin Quay.", False),
     # a capital letter that names a model is a word of its own ("the S"), not the "s" of a possessive
     (SIZES, "The Aster S costs €249.", True),
     (SIZES, "The Aster S costs €449.", False),
