@@ -568,6 +568,8 @@ PORTIONS = ("A main-course portion of the barley soup weighs about 450 g and pro
 LOANS = "Three loans come from the Society of Northern Navigators and eight from the University of Halden."
 SCORES = "Lindqvist Polytechnic posts the highest teaching score of any polytechnic in the rankings, at 88.5."
 FARES = "Day tickets cost €12 at Orrin Quay or €9 at Brae Halt."
+TABLE_LEAD = ("Halvorsen University tops the table for the third year, although its lead over Merrow has narrowed from "
+              "4.1 points last year to 1.7 points this year.")
 LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15 from Haldis, cost almost the same: €599 "
            "and €629 respectively. The Arlo won 43% of the vote.")
 
@@ -661,6 +663,10 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     # "or" parts the items of a list as "and" does
     (FARES, "Day tickets cost €12 at Orrin Quay.", True),
     (FARES, "Day tickets cost €9 at Orrin Quay.", False),
+    # what the passage gives as a change's start is not how things stand now
+    (TABLE_LEAD, "Halvorsen's lead over Merrow is 1.7 points this year.", True),
+    (TABLE_LEAD, "Halvorsen's lead over Merrow was 4.1 points last year.", True),
+    (TABLE_LEAD, "Halvorsen's lead over Merrow is 4.1 points this year.", False),
     # a capital letter that names a model is a word of its own ("the S"), not the "s" of a possessive
     (SIZES, "The Aster S costs €249.", True),
     (SIZES, "The Aster S costs €449.", False),
@@ -683,7 +689,7 @@ LAPTOPS = ("Two budget laptops, the Arlo Book 14 from Corin and the Pexa Slim 15
     (BATTLE, "Tolvan cavalry defeated Harnish infantry at Bray in 1643.", False),
 ])
 def test_a_relation_holds_as_the_passage_states_it_and_not_otherwise(page, claim, complete):
-    context = "Wendmore Foods reported its results. Orlund. " + page + " " + PRIZES
+    context = "Wendmore Foods reported its results. Orlund. Halvorsen University. " + page + " " + PRIZES
     assert align(claim, page, subject_context=context).complete is complete
 
 

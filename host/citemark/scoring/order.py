@@ -509,14 +509,25 @@ _END = re.compile(r"\b(from|to|by)\s+(?:(?:about|around|roughly|nearly|almost|so
 
 def changed_end(claim: str, passage: str, pairs: list[tuple[Any, Any]]) -> list[tuple[Any, Any]]:
     """A claim figure the passage gives at the other end of a change: "The price fell to £10" is not stated
-    by "fell from £10 to £8", nor "rose by 3%" by "rose to 3%". Read only where both sides say the end."""
+    by "fell from £10 to £8", nor "rose by 3%" by "rose to 3%". Read only where both sides say the end; or
+    where the claim says in the present what the passage gives as a change's start ("its lead is 4.1 points"
+    against "its lead has narrowed from 4.1 points last year to 1.7 points this year")."""
     found = []
     for unit, matched in pairs:
-        if unit.kind == "figure" and (ours := _END.search(claim[max(0, unit.start - 30):unit.start])) and (
-                theirs := _END.search(passage[max(0, matched.start - 30):matched.start])) and (
-                ours.group(1).lower() != theirs.group(1).lower()):
+        if unit.kind != "figure" or not (theirs := _END.search(passage[max(0, matched.start - 30):matched.start])):
+            continue
+        ours = _END.search(claim[max(0, unit.start - 30):unit.start])
+        if ours is not None and ours.group(1).lower() != theirs.group(1).lower() or ours is None and (
+                theirs.group(1).lower() == "from" and _PRESENT.search(claim, 0, unit.start)
+                and _TO_AFTER.match(passage, matched.end)):
             found.append((unit, matched))
     return found
+
+
+#: A claim that says how things stand now ("its lead is 4.1 points").
+_PRESENT = re.compile(r"\b(?:is|are|stands|now)\b", re.IGNORECASE)
+#: The rest of a change after its start: "… last year to 1.7 points".
+_TO_AFTER = re.compile(r"[^.;,]{0,40}?\bto\s+(?:about\s+|around\s+)?[$£€¥]?\d", re.IGNORECASE)
 
 
 def _clause_with_apposition(text: str, at: int, named: list[tuple[int, int]]) -> tuple[int, int]:
