@@ -8,8 +8,9 @@ Two kinds, each read only where the passage's figures say it:
 - ``by_comparison``: the words of a comparison that two of the passage's figures work out
   ("one second faster than" from 2.6 and 1.6 seconds; ``worked.py``), each paired with the
   passage's figure for the comparison's first side;
-- ``by_span``: a number of years that a range of two years gives, in the sentence that states
-  the rest of the claim ("served as mayor for 19 years" from "mayor of Aldmouth from 1952 to 1971").
+- ``by_span``: a number of years that a range of two years gives, where the range follows the
+  claim's words in their clause ("served as mayor for 19 years" from "mayor of Aldmouth from 1952
+  to 1971").
 
 Units are the alignment's (``align.Unit``): ``kind``, ``key``, ``start`` and ``end`` are read.
 """

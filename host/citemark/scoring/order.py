@@ -491,7 +491,7 @@ def _one_from_each(passage: str, pairs: list[tuple[Any, Any]], passage_units: li
         if all(u is not matched for u in figures):
             continue  # the claim figure is no item of the list (a model number, or a figure after it)
         runs: list[list[Any]] = []  # the names, each of its words ("the Casavel Duo")
-        for unit in (u for u in passage_units if u.kind == "name" and start <= u.start < figures[0].start):
+        for unit in (u for u in names if u.start < figures[0].start):
             if runs and not passage[runs[-1][-1].end:unit.start].strip(" -"):
                 runs[-1].append(unit)
             else:

@@ -106,10 +106,9 @@ def said_apart(claim_doc: Any, passage_doc: Any, passage: str, pairs: list[tuple
                                     there := _subject_at(passage_doc, said.start), token, claimed, passage_doc)]
                     if any(there is None or not _phrase(token) & _phrase(there) for _, there in subjects):
                         continue  # a pronoun or a description stands for the whole of the claim's subject
-                    # the claim's subject in all its words or a short form of them ("a starter portion" for "a starter
-                    # portion of the lentil soup"): the claim's own words are read there
-                    # the claim's own words: the subject's name or title ("Calloway Park", "chief executive") is read
-                    # there; the rest of what qualifies it ("at Gorse Point") stands with it by its own pairs
+                    # the subject in all its words or a short form of them ("a starter portion" for "a starter portion
+                    # of the lentil soup"): its name or title ("Calloway Park", "chief executive") is read there; the
+                    # rest of what qualifies it ("at Gorse Point") stands with it by its own pairs
                     for word in [token, *(c for c in token.children if c.dep_ in ("compound", "amod"))]:
                         if id(word) in matched:
                             read_with.setdefault(id(matched[id(word)][0]), set()).update(k for k, _ in subjects)
@@ -147,10 +146,10 @@ def _excused(token: Token, partner: Token, other: Any, partner_other: Any, passa
              passage_units: list[Any], claimed: set[str]) -> bool:
     """Whether a pair the passage gives in two sentences is still said together: a noun's own sentence
     goes on about it ("The crossing takes …") and names no other place under the claim's preposition (a
-    numbered name sets the scene where it is said last before), or
-    a figure's noun is elided in the figure's sentence ("The second largest holds about 300."), or the
-    verb's sentence gives its object by a pronoun ("given it a rating"). How many of a noun's things is
-    said of it where it is said, unless the passage's quantifier stands for the noun ("Both were detected")."""
+    numbered name sets the scene where it is said last before), or a figure's noun is elided in the
+    figure's sentence ("The second largest holds about 300."), or the verb's sentence gives its object
+    by a pronoun ("given it a rating"). How many of a noun's things is said of it where it is said,
+    unless the passage's quantifier stands for the noun ("Both were detected")."""
     if token.lower_ in _QUANTIFIERS:
         said = passage_doc.token_at(other.start)
         return said is not None and said.dep_ not in ("det", "predet", "amod")
